@@ -1,0 +1,65 @@
+import { ForageError } from "../forage-error.js";
+import { declareEnv } from "../describe/env-declaration.js";
+import { SearchIndex } from "../search/search-index.js";
+import { MAX_DESCRIPTION_RESPONSE } from "./bounds.js";
+import { deepFreeze, type PreparedOperation } from "./prepared-operation.js";
+import type { OperationDescription } from "./types.js";
+
+/** Everything a catalog prepares at creation; views read it and never change it. */
+export interface CatalogCore {
+  /** In list order. A document number everywhere below is an index into this array. */
+  readonly operations: readonly PreparedOperation[];
+  readonly stamp: string;
+  readonly byPath: ReadonlyMap<string, number>;
+  readonly index: SearchIndex;
+  /** Per document, the documents equivalent to it (itself included), in list order. */
+  readonly equivalents: readonly (readonly number[])[];
+  readonly descriptions: readonly OperationDescription[];
+}
+
+/** Builds the search index, equivalence groups and operation descriptions of sorted operations. */
+export function buildCatalogCore(operations: readonly PreparedOperation[], stamp: string): CatalogCore {
+  const groups = new Map<string, number[]>();
+  const equivalents = operations.map((operation, doc) => {
+    let group = groups.get(operation.equivalenceKey);
+    if (group === undefined) groups.set(operation.equivalenceKey, (group = []));
+    group.push(doc);
+    return group;
+  });
+  return {
+    operations,
+    stamp,
+    byPath: new Map(operations.map((operation, doc) => [operation.path, doc])),
+    index: SearchIndex.build(operations.map((operation) => operation.searchDocument)),
+    equivalents,
+    descriptions: operations.map((operation) => describeOperation(operation, stamp)),
+  };
+}
+
+/** The header every generated declaration starts with: what it is, and that it grants nothing. */
+export function declarationHeader(subject: string): string {
+  return `// Forage description of ${subject}.\n// Declarations only: calling env is up to the host, which decides what may run.\n\n`;
+}
+
+function describeOperation(operation: PreparedOperation, catalogStamp: string): OperationDescription {
+  const typescript = `${declarationHeader(`operation ${operation.path}`)}${operation.declaration.aliases}\n${declareEnv([operation.declaration])}`;
+  if (typescript.length > MAX_DESCRIPTION_RESPONSE) {
+    throw new ForageError(
+      "invalid_catalog",
+      `operation ${JSON.stringify(operation.path)}: its description is ${typescript.length} characters, over the response bound of ${MAX_DESCRIPTION_RESPONSE}; every operation must fit one complete description`,
+      { path: operation.path },
+    );
+  }
+  return deepFreeze({
+    kind: "operation",
+    path: operation.path,
+    description: operation.description,
+    capabilities: operation.capabilities,
+    instructions: operation.instructions ?? null,
+    sample: operation.sample,
+    inputSchema: operation.inputSchema,
+    outputSchema: operation.outputSchema ?? null,
+    typescript,
+    catalogStamp,
+  });
+}

@@ -1,0 +1,179 @@
+import { ForageError } from "../forage-error.js";
+import { declareEnv } from "../describe/env-declaration.js";
+import {
+  DEFAULT_LIST_LIMIT, DEFAULT_SEARCH_LIMIT, MAX_DESCRIPTION_RESPONSE, MAX_LIST_LIMIT, MAX_QUERY_LENGTH,
+  MAX_SEARCH_LIMIT, MIN_LIST_LIMIT,
+} from "./bounds.js";
+import { declarationHeader, type CatalogCore } from "./catalog-core.js";
+import { cursorScope, decodeCursor, encodeCursor } from "./list-cursor.js";
+import { isUnderNamespace } from "./operation-path.js";
+import type {
+  Description, DescribeOptions, Forage, ListOptions, ListPage, NamespaceDescription, SearchOptions, SearchResult, Summary,
+} from "./types.js";
+
+/**
+ * list, search and describe over the operations one caller may see: the whole
+ * catalog, or a host-narrowed binding. Unseen operations are filtered before
+ * paging and ranking, so nothing reveals them (AFI's cloaking rule).
+ */
+export class CatalogView implements Forage {
+  /** Visible documents in list order. */
+  private readonly visible: readonly number[];
+  private readonly isVisible: Uint8Array;
+  private readonly namespaceDescriptions = new Map<string, NamespaceDescription>();
+
+  constructor(
+    private readonly core: CatalogCore,
+    visible: readonly number[],
+    private readonly bindingKey: string,
+  ) {
+    this.visible = visible;
+    this.isVisible = new Uint8Array(core.operations.length);
+    for (const doc of visible) this.isVisible[doc] = 1;
+  }
+
+  /** One page of operations in list order. */
+  list(options: ListOptions = {}): ListPage {
+    const limit = checkedLimit(options.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
+    const namespace = checkedNamespace(options.namespace);
+    const [start, end] = this.namespaceRange(namespace);
+    const total = end - start;
+    const scope = cursorScope(this.core.stamp, namespace, this.bindingKey);
+    const offset = options.cursor == null ? 0 : decodeCursor(options.cursor, scope, total);
+    const pageEnd = Math.min(total, offset + limit);
+    const results = this.visible.slice(start + offset, start + pageEnd).map((doc) => this.operation(doc).summary);
+    return { results, total, catalogStamp: this.core.stamp, nextCursor: pageEnd < total ? encodeCursor(scope, pageEnd) : null };
+  }
+
+  /** Ranked matches, equivalent operations merged into one result with `peers`. */
+  search(query: string, options: SearchOptions = {}): SearchResult {
+    if (typeof query !== "string") throw new ForageError("invalid_argument", "the query must be a string");
+    if (query.length > MAX_QUERY_LENGTH) {
+      throw new ForageError("invalid_argument", `the query is ${query.length} characters, over the bound of ${MAX_QUERY_LENGTH}`);
+    }
+    const limit = checkedLimit(options.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
+    const namespace = checkedNamespace(options.namespace);
+    const accept = (doc: number): boolean =>
+      this.isVisible[doc] === 1 && (namespace === undefined || isUnderNamespace(this.operation(doc).path, namespace));
+    const results: Summary[] = [];
+    const merged = new Set<number>();
+    for (const match of this.core.index.rank(query, accept)) {
+      if (results.length === limit) break;
+      if (merged.has(match.doc)) continue;
+      const group = (this.core.equivalents[match.doc] ?? []).filter((doc) => doc !== match.doc && accept(doc));
+      for (const peer of group) merged.add(peer);
+      const summary = this.operation(match.doc).summary;
+      results.push(Object.freeze({ ...summary, score: match.score, peers: Object.freeze(group.map((doc) => this.operation(doc).path)) }));
+    }
+    return { results, catalogStamp: this.core.stamp };
+  }
+
+  /** The description of one operation, or of a namespace's operations. */
+  describe(pathOrNamespace: string, options: DescribeOptions = {}): Description {
+    if (typeof pathOrNamespace !== "string") throw new ForageError("invalid_argument", "describe takes a path or namespace string");
+    const doc = this.core.byPath.get(pathOrNamespace);
+    if (doc !== undefined && this.isVisible[doc] === 1) {
+      if (options.select !== undefined) throw new ForageError("invalid_argument", "select applies to a namespace, not to one operation");
+      return this.core.descriptions[doc] as Description;
+    }
+    return this.describeNamespace(pathOrNamespace, options.select);
+  }
+
+  private describeNamespace(namespace: string, select: readonly string[] | undefined): NamespaceDescription {
+    const [start, end] = this.namespaceRange(namespace === "" ? undefined : namespace);
+    if (start === end) throw notFound(namespace);
+    const key = select === undefined ? namespace : undefined;
+    const cached = key === undefined ? undefined : this.namespaceDescriptions.get(key);
+    if (cached !== undefined) return cached;
+    const docs = select === undefined ? this.visible.slice(start, end) : this.selected(namespace, select);
+    const description = this.buildNamespaceDescription(namespace, docs);
+    if (key !== undefined) this.namespaceDescriptions.set(key, description);
+    return description;
+  }
+
+  private selected(namespace: string, select: readonly string[]): number[] {
+    if (!Array.isArray(select) || select.length === 0 || select.some((name) => typeof name !== "string")) {
+      throw new ForageError("invalid_argument", "select must be a non-empty array of operation paths relative to the namespace");
+    }
+    const docs = new Set<number>();
+    for (const name of select) {
+      const path = namespace === "" ? name : `${namespace}.${name}`;
+      const doc = this.core.byPath.get(path);
+      if (doc === undefined || this.isVisible[doc] !== 1) throw notFound(path);
+      docs.add(doc);
+    }
+    return [...docs].sort((a, b) => a - b);
+  }
+
+  private buildNamespaceDescription(namespace: string, docs: readonly number[]): NamespaceDescription {
+    const declarations = docs.map((doc) => this.operation(doc).declaration);
+    // Aliases dominate the size, so this estimate refuses before building a text that cannot be returned.
+    const estimate = declarations.reduce((sum, declaration) => sum + declaration.aliases.length, 0);
+    if (estimate > MAX_DESCRIPTION_RESPONSE) throw tooLarge(namespace, estimate);
+    const subject = namespace === "" ? "the whole catalog" : `namespace ${namespace}`;
+    const typescript = `${declarationHeader(subject)}${declarations.map((declaration) => declaration.aliases).join("\n")}\n${declareEnv(declarations)}`;
+    if (typescript.length > MAX_DESCRIPTION_RESPONSE) throw tooLarge(namespace, typescript.length);
+    return Object.freeze({
+      kind: "namespace",
+      namespace,
+      operations: Object.freeze(declarations.map((declaration) => declaration.path)),
+      typescript,
+      catalogStamp: this.core.stamp,
+    });
+  }
+
+  /** The slice of `visible` under a namespace; list order keeps every namespace contiguous. */
+  private namespaceRange(namespace: string | undefined): [number, number] {
+    if (namespace === undefined) return [0, this.visible.length];
+    // "." sorts below every identifier character, so the paths under N are exactly those in ["N.", "N/").
+    return [this.lowerBound(`${namespace}.`), this.lowerBound(`${namespace}/`)];
+  }
+
+  private lowerBound(path: string): number {
+    let low = 0;
+    let high = this.visible.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.operation(this.visible[middle] as number).path < path) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  private operation(doc: number) {
+    return this.core.operations[doc] as CatalogCore["operations"][number];
+  }
+}
+
+/** The frozen public surface of a view. */
+export function forageOf(view: CatalogView): Forage {
+  return Object.freeze({ list: view.list.bind(view), search: view.search.bind(view), describe: view.describe.bind(view) });
+}
+
+function checkedLimit(limit: unknown, fallback: number, max: number): number {
+  if (limit === undefined) return fallback;
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < MIN_LIST_LIMIT || limit > max) {
+    throw new ForageError("invalid_argument", `limit must be an integer from ${MIN_LIST_LIMIT} to ${max}; got ${String(limit)}`);
+  }
+  return limit;
+}
+
+function checkedNamespace(namespace: unknown): string | undefined {
+  if (namespace === undefined || namespace === "") return undefined;
+  if (typeof namespace !== "string") throw new ForageError("invalid_argument", "namespace must be a string");
+  return namespace;
+}
+
+function notFound(path: string): ForageError {
+  return new ForageError("not_found", `no operation or namespace ${JSON.stringify(path)}`, { path });
+}
+
+function tooLarge(namespace: string, size: number): ForageError {
+  const listCall = namespace === "" ? "list()" : `list({ namespace: ${JSON.stringify(namespace)} })`;
+  return new ForageError(
+    "too_large",
+    `describing ${namespace === "" ? "the whole catalog" : `namespace ${JSON.stringify(namespace)}`} needs ${size} characters, over the response bound of ${MAX_DESCRIPTION_RESPONSE}; ` +
+      `page it with ${listCall}, describe one operation by its path, or pass select: [...] to describe chosen methods`,
+    { namespace, size, bound: MAX_DESCRIPTION_RESPONSE },
+  );
+}

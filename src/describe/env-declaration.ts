@@ -1,0 +1,42 @@
+import { jsdocBlock } from "./jsdoc.js";
+import type { OperationDeclaration } from "./operation-declaration.js";
+
+/** One level of the nested `env` object: an optional callable and its children. */
+interface EnvNode {
+  call?: OperationDeclaration;
+  readonly children: Map<string, EnvNode>;
+}
+
+/** Declares `env` as a nested object whose leaves call the given operations. */
+export function declareEnv(operations: readonly OperationDeclaration[]): string {
+  const root: EnvNode = { children: new Map() };
+  for (const operation of operations) {
+    let node = root;
+    for (const segment of operation.path.split(".")) {
+      let child = node.children.get(segment);
+      if (child === undefined) node.children.set(segment, (child = { children: new Map() }));
+      node = child;
+    }
+    node.call = operation;
+  }
+  return `export declare const env: ${renderChildren(root, "")};\n`;
+}
+
+function renderChildren(node: EnvNode, indent: string): string {
+  const inner = `${indent}  `;
+  let body = "";
+  // A path that is also a namespace ("a.b" and "a.b.c") becomes a callable object with members.
+  if (node.call !== undefined && node.children.size > 0) body += `${jsdocBlock(node.call.docLines, inner)}${inner}${callSignature(node.call)};\n`;
+  for (const [name, child] of node.children) {
+    if (child.children.size === 0 && child.call !== undefined) {
+      body += `${jsdocBlock(child.call.docLines, inner)}${inner}${name}${callSignature(child.call)};\n`;
+    } else {
+      body += `${inner}${name}: ${renderChildren(child, inner)};\n`;
+    }
+  }
+  return `{\n${body}${indent}}`;
+}
+
+function callSignature(operation: OperationDeclaration): string {
+  return `(input: ${operation.inputAlias}): Promise<${operation.outputAlias}>`;
+}

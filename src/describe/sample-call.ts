@@ -1,0 +1,51 @@
+import type { JsonSchema, JsonValue } from "./json-schema.js";
+import { propertyKey } from "./typescript-type.js";
+
+type SchemaObject = { readonly [keyword: string]: JsonValue };
+
+/** A short, valid TypeScript call of an operation, with placeholder values for required input. */
+export function sampleCall(path: string, inputSchema: JsonSchema): string {
+  return `await env.${path}(${sampleValue(inputSchema, inputSchema, 0)})`;
+}
+
+/** Sample depth is capped so a deep or recursive schema still gives a short line. */
+const MAX_SAMPLE_DEPTH = 3;
+
+function sampleValue(schema: JsonSchema | JsonValue | undefined, root: JsonSchema, depth: number): string {
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return "{}";
+  const object = schema as SchemaObject;
+  if ("const" in object) return JSON.stringify(object.const);
+  if (Array.isArray(object.enum) && object.enum.length > 0) return JSON.stringify(object.enum[0]);
+  if (typeof object.$ref === "string") return sampleValue(resolveLocal(object.$ref, root), root, depth + 1);
+  const alternative = (object.anyOf ?? object.oneOf) as JsonValue[] | undefined;
+  if (Array.isArray(alternative) && alternative.length > 0) return sampleValue(alternative[0], root, depth);
+  const type = Array.isArray(object.type) ? object.type[0] : object.type;
+  switch (type) {
+    case "string": return '"…"';
+    case "number": case "integer": return String(typeof object.minimum === "number" ? object.minimum : 0);
+    case "boolean": return "false";
+    case "null": return "null";
+    case "array": return "[]";
+    default: return sampleObject(object, root, depth);
+  }
+}
+
+function sampleObject(schema: SchemaObject, root: JsonSchema, depth: number): string {
+  const properties = schema.properties;
+  if (depth >= MAX_SAMPLE_DEPTH || properties === null || typeof properties !== "object" || Array.isArray(properties)) return "{}";
+  const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
+  const fields = required
+    .filter((name) => Object.hasOwn(properties, name))
+    .map((name) => `${propertyKey(name)}: ${sampleValue(properties[name], root, depth + 1)}`);
+  return fields.length === 0 ? "{}" : `{ ${fields.join(", ")} }`;
+}
+
+function resolveLocal(ref: string, root: JsonSchema): JsonValue | undefined {
+  if (ref === "#" || typeof root === "boolean") return undefined;
+  let node: JsonValue | undefined = root as JsonValue;
+  for (const token of ref.replace(/^#\//, "").split("/")) {
+    const key = decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~");
+    node = node !== null && typeof node === "object" && !Array.isArray(node) && Object.hasOwn(node, key) ? node[key] : undefined;
+  }
+  return node;
+}
