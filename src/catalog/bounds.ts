@@ -33,9 +33,10 @@ export const MAX_OPERATIONS = 100_000;
 
 /**
  * Aggregate metadata bound: the sum over operations of description, notes,
- * instructions and schema projections, in characters.
+ * instructions and schema projections, in characters. A typical operation
+ * carries under 1,000, so this admits tens of thousands of operations.
  */
-export const MAX_CATALOG_METADATA = 256 * 1_024 * 1_024;
+export const MAX_CATALOG_METADATA = 64 * 1_024 * 1_024;
 
 /** list() page size: default, minimum and maximum. */
 export const DEFAULT_LIST_LIMIT = 50;

@@ -1,0 +1,92 @@
+// Laws from ../shared/seeds/000_04dd7be7ba2f1b36.txt, "Exhaustive listing" (a host that narrows a
+// guest's bound operations filters the existing summaries before paging and leaks no unbound path)
+// and ../shared/afi.md, "Access control: the cloaking rule".
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { createCatalog, createForage, ForageError, type Forage, type Summary } from "../src/index.js";
+import { variedOperations } from "./fixtures/varied-catalog.js";
+
+const catalog = createCatalog({ revision: "r", operations: variedOperations });
+const bound = ["computers.local.files.read", "computers.local.files.list", "mail.messages.*", "weather.**"];
+const guest = createForage(catalog, { bound });
+const visible = variedOperations.map((operation) => operation.path).filter((path) => path.startsWith("computers.local.files.read") || path === "computers.local.files.list" || path.startsWith("mail.messages.") || path.startsWith("weather."));
+const hidden = variedOperations.map((operation) => operation.path).filter((path) => !visible.includes(path));
+
+function listAll(forage: Forage, namespace?: string): Summary[] {
+  const all: Summary[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = forage.list({ limit: 3, cursor, namespace });
+    all.push(...page.results);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return all;
+}
+
+describe("host narrowing", () => {
+  test("list pages only bound operations, with totals counting only them", () => {
+    expect(listAll(guest).map((summary) => summary.path)).toEqual([...visible].sort());
+    expect(guest.list().total).toBe(visible.length);
+    expect(guest.list({ namespace: "computers" }).total).toBe(2);
+    expect(guest.list({ namespace: "computers.local.processes" })).toMatchObject({ total: 0, results: [], nextCursor: null });
+  });
+
+  test("summaries are the catalog's own", () => {
+    const fromCatalog = listAll(catalog).find((summary) => summary.path === "mail.messages.send");
+    expect(listAll(guest).find((summary) => summary.path === "mail.messages.send")).toEqual(fromCatalog);
+  });
+
+  test("search never returns an unbound path, not even as a peer", () => {
+    for (const query of ["delete file", "kill process", "shell command", "send email", "weather", "open window checkout", "run"]) {
+      for (const result of guest.search(query, { limit: 50 }).results) {
+        expect(visible).toContain(result.path);
+        for (const peer of result.peers ?? []) expect(visible).toContain(peer);
+      }
+    }
+    expect(guest.search("kill a process").results.map((result) => result.path)).not.toContain("computers.local.processes.kill");
+    expect(catalog.search("kill a process").results[0]!.path).toBe("computers.local.processes.kill");
+  });
+
+  test("describing an unbound path gives not_found, exactly as an unknown path does", () => {
+    const unknown = captured(() => guest.describe("computers.local.files.nope"));
+    for (const path of hidden) {
+      const error = captured(() => guest.describe(path));
+      expect(error.code).toBe(unknown.code);
+      expect(error.message).toBe(unknown.message.replace("computers.local.files.nope", path));
+    }
+    expect(captured(() => guest.describe("apps")).code).toBe("not_found");
+    expect(captured(() => guest.describe("computers.local", { select: ["processes.kill"] })).code).toBe("not_found");
+  });
+
+  test("a namespace description declares only bound operations", () => {
+    const description = guest.describe("computers");
+    expect(description.kind).toBe("namespace");
+    expect(description.typescript).toContain("files$read_Input");
+    expect(description.typescript).not.toContain("files$write");
+    expect(description.typescript).not.toContain("processes");
+  });
+
+  test("peers are filtered by the binding", () => {
+    const twins = createCatalog({
+      revision: "r",
+      operations: ["a.one", "a.two", "b.three"].map((path) => ({ path, input: z.object({ q: z.string() }), description: "Look up a word." })),
+    });
+    expect(twins.search("word").results[0]!.peers).toEqual(["a.two", "b.three"]);
+    expect(createForage(twins, { bound: ["a.one", "b.three"] }).search("word").results[0]!.peers).toEqual(["b.three"]);
+  });
+
+  test("a bad bound pattern is invalid_argument", () => {
+    expect(captured(() => createForage(catalog, { bound: ["a.**.b"] })).code).toBe("invalid_argument");
+    expect(captured(() => createForage(catalog, { bound: "mail.*" as unknown as string[] })).code).toBe("invalid_argument");
+  });
+});
+
+function captured(run: () => unknown): ForageError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ForageError) return error;
+    throw error;
+  }
+  throw new Error("expected a ForageError");
+}

@@ -1,0 +1,113 @@
+// search ranks matching operations (../shared/seeds/000_04dd7be7ba2f1b36.txt, "Core concepts") over
+// path segments, description, capability notes, instructions and input field names and descriptions.
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { createCatalog, createExampleCatalog, ForageError, MAX_QUERY_LENGTH } from "../src/index.js";
+
+const example = createExampleCatalog();
+const top = (query: string, options = {}) => example.search(query, options).results.map((result) => result.path);
+
+describe("ranking", () => {
+  test.each([
+    ["delete a file", "computers.local.files.delete"],
+    ["send an email to a colleague", "mail.messages.send"],
+    ["hourly weather forecast", "weather.forecast.hourly"],
+    ["schedule an event and invite people", "calendar.events.create"],
+    ["merge pull request", "github.repos.pulls.merge"],
+    ["refund a customer payment", "payments.refunds.create"],
+    ["kill process", "computers.local.processes.kill"],
+    ["air quality", "weather.air_quality.current"],
+    ["detect language", "translate.text.detect_language"],
+    ["directions to the station by transit", "maps.routes.directions"],
+  ])("%s → %s first", (query, expected) => {
+    expect(top(query)[0]).toBe(expected);
+  });
+
+  test("scores are positive and descending", () => {
+    const results = example.search("list files in a directory", { limit: 50 }).results;
+    expect(results.length).toBeGreaterThan(1);
+    for (const [index, result] of results.entries()) {
+      expect(result.score).toBeGreaterThan(0);
+      if (index > 0) expect(result.score).toBeLessThanOrEqual(results[index - 1]!.score);
+    }
+  });
+
+  test("camelCase and snake_case path segments are split", () => {
+    const catalog = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "crm.contacts.getUserById", input: z.object({ id: z.string() }) },
+        { path: "crm.contacts.list_all_deals", input: z.object({}) },
+      ],
+    });
+    expect(catalog.search("user").results[0]!.path).toBe("crm.contacts.getUserById");
+    expect(catalog.search("deals").results[0]!.path).toBe("crm.contacts.list_all_deals");
+  });
+
+  test("capability notes, instructions and input fields are searched", () => {
+    const catalog = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "ops.alpha", input: z.object({}), capabilities: ["spends money"] },
+        { path: "ops.beta", input: z.object({}), instructions: "Needs a webhook secret." },
+        { path: "ops.gamma", input: z.object({ latitude: z.number(), note: z.string().describe("Free-form memo for accountants.") }) },
+        { path: "ops.delta", input: z.object({}), description: "Nothing relevant." },
+      ],
+    });
+    expect(catalog.search("money").results[0]!.path).toBe("ops.alpha");
+    expect(catalog.search("webhook").results[0]!.path).toBe("ops.beta");
+    expect(catalog.search("latitude").results[0]!.path).toBe("ops.gamma");
+    expect(catalog.search("accountants memo").results[0]!.path).toBe("ops.gamma");
+  });
+
+  test("an exact path ranks that operation first", () => {
+    expect(top("mail.drafts.create")[0]).toBe("mail.drafts.create");
+  });
+
+  test("an unknown word matches nothing; partial words complete", () => {
+    expect(example.search("xylophone").results).toEqual([]);
+    expect(example.search("").results).toEqual([]);
+    expect(top("calend")[0]).toMatch(/^calendar\./);
+  });
+});
+
+describe("merging and options", () => {
+  test("equivalent operations merge into one result with peers", () => {
+    const input = z.object({ city: z.string() });
+    const catalog = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "weather.v1.now", input, description: "Current weather in a city." },
+        { path: "weather.v2.now", input, description: "Current weather in a city." },
+        { path: "weather.v2.later", input, description: "Weather forecast in a city." },
+      ],
+    });
+    const results = catalog.search("current weather").results;
+    expect(results.map((result) => result.path)).toEqual(["weather.v1.now", "weather.v2.later"]);
+    expect(results[0]!.peers).toEqual(["weather.v2.now"]);
+    expect(results[1]!.peers).toEqual([]);
+    expect(catalog.list().total).toBe(3);
+  });
+
+  test("namespace narrows search segment-wise", () => {
+    for (const path of top("search", { namespace: "apps", limit: 50 })) expect(path.startsWith("apps.")).toBe(true);
+    expect(top("open window", { namespace: "apps.bazaar" })[0]).toBe("apps.bazaar.windows.open");
+    expect(top("open window", { namespace: "apps.baz" })).toEqual([]);
+  });
+
+  test("limit is 1 to 50, and out of range is invalid_argument", () => {
+    expect(example.search("file", { limit: 2 }).results).toHaveLength(2);
+    for (const limit of [0, 51, 2.5]) expect(() => example.search("file", { limit })).toThrow(expect.objectContaining({ code: "invalid_argument" }));
+  });
+
+  test("an oversized query is refused with invalid_argument before any work", () => {
+    expect(() => example.search("a".repeat(MAX_QUERY_LENGTH + 1))).toThrow(ForageError);
+    expect(() => example.search(42 as unknown as string)).toThrow(expect.objectContaining({ code: "invalid_argument" }));
+  });
+
+  test("every result carries the catalog stamp and a sample", () => {
+    const result = example.search("translate");
+    expect(result.catalogStamp).toBe(example.stamp());
+    expect(result.results[0]!.sample).toMatch(/^await env\.translate\.text\.\w+\(\{/);
+  });
+});

@@ -1,0 +1,46 @@
+// Law from ../shared/seeds/000_04dd7be7ba2f1b36.txt, "Core concepts": stamp() is a stable identity
+// for the sorted catalog metadata, including schema projections, capability notes and instructions.
+import { execFileSync } from "node:child_process";
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { createCatalog, type OperationDefinition } from "../src/index.js";
+import { variedOperations } from "./fixtures/varied-catalog.js";
+
+const base: OperationDefinition[] = [
+  { path: "files.read", input: z.object({ path: z.string().max(4096) }), description: "Read.", capabilities: ["reads disk"], instructions: "List first." },
+  { path: "files.write", input: z.object({ path: z.string(), text: z.string() }), description: "Write." },
+];
+const stampOf = (operations: readonly OperationDefinition[], revision = "r") => createCatalog({ revision, operations }).stamp();
+const changeFirst = (change: Partial<OperationDefinition>) => [{ ...base[0]!, ...change }, base[1]!];
+
+describe("stamp", () => {
+  test("is the same in any registration order", () => {
+    expect(stampOf([...variedOperations].reverse())).toBe(stampOf(variedOperations));
+  });
+
+  test("is the same across processes", () => {
+    const script = [
+      'import { createExampleCatalog } from "./dist/index.js";',
+      "process.stdout.write(createExampleCatalog().stamp());",
+    ].join("\n");
+    const fromChild = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(fromChild).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const here = createCatalog({ revision: "example.1", operations: variedOperations.slice(0, 40) }).stamp();
+    expect(fromChild).toBe(here);
+  });
+
+  test("does not change with the revision label (content identity)", () => {
+    expect(stampOf(base, "2026-11-30.1")).toBe(stampOf(base, "2026-12-01.7"));
+  });
+
+  test.each([
+    ["a description", { description: "Read a file." }],
+    ["a schema bound", { input: z.object({ path: z.string().max(4095) }) }],
+    ["a capability note", { capabilities: ["reads the disk"] }],
+    ["an instruction", { instructions: "List files first." }],
+    ["an output schema", { output: z.object({ text: z.string() }) }],
+    ["a path", { path: "files.readText" }],
+  ])("changes when %s changes", (_what, change) => {
+    expect(stampOf(changeFirst(change))).not.toBe(stampOf(base));
+  });
+});

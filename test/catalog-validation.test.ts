@@ -1,0 +1,141 @@
+// Laws from ../shared/seeds/000_04dd7be7ba2f1b36.txt, "Core concepts": Forage validates the
+// catalog, every operation must fit one complete description, and aggregate metadata stays bounded.
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import {
+  createCatalog, ForageError, MAX_CATALOG_METADATA, MAX_DESCRIPTION_LENGTH, MAX_DESCRIPTION_RESPONSE,
+  type OperationDefinition,
+} from "../src/index.js";
+
+const input = z.object({ id: z.string() });
+
+function refusal(operations: unknown[]): ForageError {
+  try {
+    createCatalog({ revision: "r", operations: operations as OperationDefinition[] });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ForageError);
+    return error as ForageError;
+  }
+  throw new Error("createCatalog accepted an invalid catalog");
+}
+
+function expectInvalid(operations: unknown[], naming: string): void {
+  const error = refusal(operations);
+  expect(error.code).toBe("invalid_catalog");
+  expect(error.message).toContain(naming);
+}
+
+describe("validation at creation", () => {
+  test("a duplicate path is refused, naming the operation", () => {
+    expectInvalid([{ path: "mail.send", input }, { path: "mail.send", input }], '"mail.send"');
+  });
+
+  test.each([
+    ["mail", "one segment"],
+    ["mail..send", "empty segment"],
+    ["mail.se-nd", "hyphen"],
+    ["mail.$send", "dollar"],
+    ["mail.1send", "leading digit"],
+    ["mail.sénd", "non-ASCII"],
+    ["mail.send ", "space"],
+  ])("a bad segment is refused: %s (%s)", (path) => {
+    expectInvalid([{ path, input }], JSON.stringify(path));
+  });
+
+  test.each(["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "then"])(
+    "a segment named %s is refused",
+    (segment) => {
+      expectInvalid([{ path: `apps.${segment}`, input }], `"apps.${segment}"`);
+      expectInvalid([{ path: `${segment}.open`, input }], `"${segment}.open"`);
+    },
+  );
+
+  test("a schema that cannot be projected to JSON Schema is refused", () => {
+    const noJsonSchema = { "~standard": { version: 1, vendor: "hand", validate: (value: unknown) => ({ value }) } };
+    expectInvalid([{ path: "files.read", input: noJsonSchema }], '"files.read"');
+    expectInvalid([{ path: "files.read", input: z.custom<string>(() => true) }], '"files.read"');
+    expectInvalid([{ path: "files.read", input, output: z.object({ when: z.date() }) }], '"files.read"');
+    expectInvalid([{ path: "files.read", input: "not a schema" }], '"files.read"');
+  });
+
+  test("a description over the bound is refused", () => {
+    expectInvalid([{ path: "files.read", input, description: "x".repeat(MAX_DESCRIPTION_LENGTH + 1) }], '"files.read"');
+    expect(() => createCatalog({ revision: "r", operations: [{ path: "files.read", input, description: "x".repeat(MAX_DESCRIPTION_LENGTH) }] })).not.toThrow();
+  });
+
+  test("an operation that cannot fit one complete description is refused", () => {
+    const huge = z.enum(Array.from({ length: 8_000 }, (_, index) => `value_number_${index}`) as [string, ...string[]]);
+    const error = refusal([{ path: "files.read", input: z.object({ mode: huge }) }]);
+    expect(error.code).toBe("invalid_catalog");
+    expect(error.message).toContain('"files.read"');
+    expect(error.message).toContain(String(MAX_DESCRIPTION_RESPONSE));
+  });
+
+  test("aggregate metadata over the catalog bound is refused", () => {
+    // Each operation carries about 40,000 characters of schema, so the bound is passed after ~1,700 of them.
+    const wide = z.object({ mode: z.enum(Array.from({ length: 2_500 }, (_, index) => `v${String(index).padStart(12, "0")}`) as [string, ...string[]]) });
+    const perOperation = 2_500 * 16;
+    const count = Math.ceil(MAX_CATALOG_METADATA / perOperation) + 10;
+    const operations = Array.from({ length: count }, (_, index) => ({ path: `bulk.op${index}`, input: wide }));
+    const error = refusal(operations);
+    expect(error.code).toBe("invalid_catalog");
+    expect(error.message).toMatch(/aggregate metadata.*"bulk\.op\d+"/);
+  });
+
+  test("the other fields are type-checked", () => {
+    expectInvalid([{ path: "files.read", input, capabilities: "reads" }], '"files.read"');
+    expectInvalid([{ path: "files.read", input, instructions: 42 }], '"files.read"');
+    expect(() => createCatalog({ revision: "", operations: [] })).toThrow(ForageError);
+  });
+});
+
+describe("immutability", () => {
+  test("the catalog and what it returns are frozen", () => {
+    const catalog = createCatalog({ revision: "2026-11-30.1", operations: [{ path: "files.read", input, description: "Read." }] });
+    expect(Object.isFrozen(catalog)).toBe(true);
+    expect(() => {
+      (catalog as { revision: string }).revision = "changed";
+    }).toThrow(TypeError);
+    const page = catalog.list();
+    expect(Object.isFrozen(page.results[0])).toBe(true);
+    const description = catalog.describe("files.read");
+    expect(Object.isFrozen(description)).toBe(true);
+    if (description.kind !== "operation") throw new Error("expected an operation");
+    expect(Object.isFrozen(description.inputSchema)).toBe(true);
+    expect(catalog.revision).toBe("2026-11-30.1");
+  });
+
+  test("a change means a new catalog: the source definitions can change without affecting it", () => {
+    const operations = [{ path: "files.read", input, description: "Read." }];
+    const catalog = createCatalog({ revision: "1", operations });
+    operations[0]!.description = "Changed afterwards.";
+    operations.push({ path: "files.write", input, description: "Write." });
+    expect(catalog.list().total).toBe(1);
+    expect(catalog.list().results[0]!.description).toBe("Read.");
+  });
+});
+
+describe("prepared once", () => {
+  test("list, search and describe do no schema work after creation", () => {
+    let projections = 0;
+    const counted = z.object({ id: z.string() });
+    const standard = counted["~standard"];
+    const spy = {
+      "~standard": {
+        ...standard,
+        jsonSchema: {
+          input: (options: { target: "draft-2020-12" }) => ((projections += 1), standard.jsonSchema.input(options)),
+          output: (options: { target: "draft-2020-12" }) => ((projections += 1), standard.jsonSchema.output(options)),
+        },
+      },
+    };
+    const catalog = createCatalog({ revision: "r", operations: [{ path: "files.read", input: spy as typeof counted }, { path: "files.stat", input }] });
+    const afterCreation = projections;
+    expect(afterCreation).toBeGreaterThan(0);
+    catalog.list();
+    catalog.search("read");
+    catalog.describe("files.read");
+    catalog.describe("files");
+    expect(projections).toBe(afterCreation);
+  });
+});
