@@ -37,14 +37,22 @@ export interface TreeEntry extends TreeNodeInfo {
   readonly name: string;
 }
 
-/** A per-open session on a control file: writes collect a request, reads return its answer. */
+/**
+ * A per-open session on a control file: writes collect a request, reads return its answer.
+ * A session that reads without having written answers the request most recently
+ * closed on the same tree, so `echo '{…}' > .afi/search; cat .afi/search` works
+ * from a shell, where the writer and the reader are separate opens. Transports
+ * must serve control files uncached (direct I/O): each answer is computed anew.
+ */
 export interface ControlSession {
   write(data: Uint8Array, offset: number): number;
   truncate(size: number): void;
-  /** Runs the collected request on first read; later reads page the same answer. */
+  /** Runs the request on first read; later reads page the same answer. */
   read(offset: number, length: number): Uint8Array;
   /** Current size in bytes (request while writing, answer once read). */
   size(): number;
+  /** The handle is released: a request written through it becomes the tree's latest. */
+  close(): void;
 }
 
 /** A read-only view of one catalog revision as files and directories. */

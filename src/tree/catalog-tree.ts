@@ -1,0 +1,277 @@
+import type { Forage, Summary } from "../catalog/types.js";
+import { ForageError } from "../forage-error.js";
+import { AfiSearchSession, type RequestSlot } from "./afi-search-session.js";
+import { MAX_CONTENT_SEARCH_LIMIT, parseContentSearchRequest, searchContent } from "./content-search.js";
+import { buildManifest } from "./manifest.js";
+import { mountReadme, mountTsconfig } from "./mount-guide.js";
+import { searchListing, type SearchListing } from "./search-directory.js";
+import { childPath, MAX_TREE_PATH_LENGTH, normalizeTreePath } from "./tree-path.js";
+import { TreeError, type ControlSession, type TreeEntry, type TreeNodeInfo, type VirtualTree } from "./virtual-tree.js";
+
+/** What a catalog tree shows besides the operations themselves. */
+export interface CatalogTreeOptions {
+  readonly revision: string;
+  readonly stamp: string;
+  readonly providerVersion: string;
+  /** Mount only this namespace as the root. */
+  readonly subtree?: string;
+}
+
+/** The file in every namespace directory that describes the whole namespace; "@" keeps it apart from operation names. */
+export const NAMESPACE_FILE = "@namespace.d.ts";
+const SEARCH_ROOT = "/.search";
+const CONTROL_FILE = "/.afi/search";
+/** Query directories kept, most recent first; a revision is immutable, so a kept answer never goes stale. */
+const MAX_CACHED_QUERIES = 256;
+
+type FileNode = { readonly kind: "file"; readonly bytes: () => Uint8Array };
+type DirectoryNode = { readonly kind: "directory"; readonly namespace: string | undefined; readonly children: string[] };
+type Node = FileNode | DirectoryNode | { readonly kind: "symlink"; readonly target: string } | { readonly kind: "control" };
+
+const encoder = new TextEncoder();
+
+/** Builds the virtual tree of one catalog revision: namespaces as directories, operations as .d.ts and .json files. */
+export function createCatalogTree(forage: Forage, options: CatalogTreeOptions): VirtualTree {
+  return new CatalogTree(forage, options);
+}
+
+class CatalogTree implements VirtualTree {
+  readonly stamp: string;
+  private readonly nodes = new Map<string, Node>();
+  private readonly listings = new Map<string, readonly TreeEntry[]>();
+  private readonly queries = new Map<string, SearchListing>();
+  private readonly requestSlot: RequestSlot = { latest: undefined };
+  private readonly subtree: string | undefined;
+  private sortedFiles: string[] | undefined;
+
+  constructor(
+    private readonly forage: Forage,
+    options: CatalogTreeOptions,
+  ) {
+    this.stamp = options.stamp;
+    this.subtree = options.subtree;
+    const operations = listEvery(forage, options.subtree);
+    if (options.subtree !== undefined && operations.length === 0) {
+      throw new ForageError("not_found", `subtree ${JSON.stringify(options.subtree)} is not a namespace with operations`);
+    }
+    this.addDirectory("/", options.subtree);
+    this.addMetadata(options, operations.length);
+    for (const summary of operations) this.addOperation(summary);
+  }
+
+  stat(path: string): TreeNodeInfo {
+    return this.info(this.node(normalizeTreePath(path), path));
+  }
+
+  list(path: string): readonly TreeEntry[] {
+    const normalized = normalizeTreePath(path);
+    const node = this.node(normalized, path);
+    if (node.kind !== "directory") throw new TreeError("invalid_path", "not a directory", path);
+    let entries = this.listings.get(normalized);
+    if (entries === undefined) {
+      entries = this.directoryNames(normalized, node).map((name) => ({ name, ...this.stat(childPath(normalized, name)) }));
+      if (!normalized.startsWith(SEARCH_ROOT)) this.listings.set(normalized, entries);
+    }
+    return entries;
+  }
+
+  read(path: string): Uint8Array {
+    const node = this.node(normalizeTreePath(path), path);
+    if (node.kind !== "file") throw new TreeError("invalid_path", node.kind === "directory" ? "is a directory" : "not a regular file", path);
+    return node.bytes();
+  }
+
+  readlink(path: string): string {
+    const node = this.node(normalizeTreePath(path), path);
+    if (node.kind !== "symlink") throw new TreeError("invalid_path", "not a symlink", path);
+    return node.target;
+  }
+
+  openControl(path: string): ControlSession {
+    const node = this.node(normalizeTreePath(path), path);
+    if (node.kind !== "control") throw new TreeError("read_only", "this filesystem is read-only", path);
+    return new AfiSearchSession(this.requestSlot, (request) => this.runContentSearch(request));
+  }
+
+  private info(node: Node): TreeNodeInfo {
+    switch (node.kind) {
+      case "directory": return { kind: "directory", size: 0 };
+      case "file": return { kind: "file", size: node.bytes().length };
+      case "symlink": return { kind: "symlink", size: encoder.encode(node.target).length, target: node.target };
+      case "control": return { kind: "file", size: 0, writable: true };
+    }
+  }
+
+  private node(normalized: string, original: string): Node {
+    const node = this.nodes.get(normalized) ?? this.dynamicNode(normalized);
+    if (node === undefined) throw new TreeError("not_found", "no such file or directory", original);
+    return node;
+  }
+
+  /** Nodes that exist only on demand: namespace description files and /.search. */
+  private dynamicNode(path: string): Node | undefined {
+    if (path.endsWith(`/${NAMESPACE_FILE}`)) return this.namespaceFile(path.slice(0, -NAMESPACE_FILE.length - 1) || "/");
+    if (path.startsWith(`${SEARCH_ROOT}/`)) return this.searchNode(path.slice(SEARCH_ROOT.length + 1));
+    return undefined;
+  }
+
+  private directoryNames(path: string, node: DirectoryNode): string[] {
+    if (path.startsWith(`${SEARCH_ROOT}/`)) {
+      const listing = this.queryListing(path.slice(SEARCH_ROOT.length + 1));
+      return ["results.json", ...listing.entries.map((entry) => entry.name)];
+    }
+    const described = this.namespaceFile(path) === undefined ? [] : [NAMESPACE_FILE];
+    return [...described, ...node.children];
+  }
+
+  /** The namespace description file, or undefined when describe refuses it as too large. */
+  private namespaceFile(directory: string): FileNode | undefined {
+    const node = this.nodes.get(directory);
+    if (node?.kind !== "directory" || node.namespace === undefined) return undefined;
+    const cached = this.nodes.get(childPath(directory, NAMESPACE_FILE));
+    if (cached !== undefined) return cached as FileNode;
+    try {
+      const typescript = this.forage.describe(node.namespace).typescript;
+      const file: FileNode = { kind: "file", bytes: memo(() => encoder.encode(typescript)) };
+      this.nodes.set(childPath(directory, NAMESPACE_FILE), file);
+      return file;
+    } catch (error) {
+      if (error instanceof ForageError && error.code === "too_large") return undefined;
+      throw error;
+    }
+  }
+
+  private searchNode(rest: string): Node | undefined {
+    const slash = rest.indexOf("/");
+    const query = slash === -1 ? rest : rest.slice(0, slash);
+    if (slash === -1) return { kind: "directory", namespace: undefined, children: [] };
+    const name = rest.slice(slash + 1);
+    if (name.includes("/")) return undefined;
+    const listing = this.queryListing(query);
+    if (name === "results.json") return { kind: "file", bytes: () => listing.resultsJson };
+    const entry = listing.entries.find((candidate) => candidate.name === name);
+    return entry === undefined ? undefined : { kind: "symlink", target: entry.target };
+  }
+
+  private queryListing(query: string): SearchListing {
+    let listing = this.queries.get(query);
+    if (listing === undefined) {
+      listing = searchListing(this.forage, query, this.subtree, (path) => this.operationFile(path));
+      if (this.queries.size >= MAX_CACHED_QUERIES) this.queries.delete(this.queries.keys().next().value as string);
+    } else this.queries.delete(query);
+    this.queries.set(query, listing);
+    return listing;
+  }
+
+  private addMetadata(options: CatalogTreeOptions, operationCount: number): void {
+    const facts = { revision: options.revision, stamp: options.stamp, operationCount, subtree: options.subtree ?? null };
+    const manifest = buildManifest({ ...facts, providerVersion: options.providerVersion, maxSearchResults: MAX_CONTENT_SEARCH_LIMIT, maxPathLength: MAX_TREE_PATH_LENGTH });
+    this.addDirectory("/.afi", undefined);
+    this.addFile("/.afi/manifest.json", () => `${JSON.stringify(manifest, null, 2)}\n`);
+    this.addNode(CONTROL_FILE, { kind: "control" });
+    this.addDirectory(SEARCH_ROOT, undefined);
+    this.addFile("/README.md", () => mountReadme(facts));
+    this.addFile("/tsconfig.json", mountTsconfig);
+  }
+
+  private addOperation(summary: Summary): void {
+    const segments = this.relativeSegments(summary.path);
+    let directory = "/";
+    for (const segment of segments.slice(0, -1)) {
+      const next = childPath(directory, segment);
+      if (!this.nodes.has(next)) this.addDirectory(next, this.subtreePath(next));
+      directory = next;
+    }
+    const file = this.operationFile(summary.path);
+    this.addFile(file, () => this.forage.describe(summary.path).typescript);
+    this.addFile(`${file.slice(0, -".d.ts".length)}.json`, () => operationJson(this.forage, summary.path));
+  }
+
+  /** The .d.ts path of an operation under the root. */
+  private operationFile(path: string): string {
+    return `/${this.relativeSegments(path).join("/")}.d.ts`;
+  }
+
+  private relativeSegments(path: string): string[] {
+    return (this.subtree === undefined ? path : path.slice(this.subtree.length + 1)).split(".");
+  }
+
+  /** The dotted namespace a directory path stands for. */
+  private subtreePath(directory: string): string {
+    const relative = directory.slice(1).split("/").join(".");
+    return this.subtree === undefined ? relative : `${this.subtree}.${relative}`;
+  }
+
+  private addDirectory(path: string, namespace: string | undefined): void {
+    this.addNode(path, { kind: "directory", namespace: path === "/" ? (namespace ?? "") : namespace, children: [] });
+  }
+
+  private addFile(path: string, text: () => string): void {
+    this.addNode(path, { kind: "file", bytes: memo(() => encoder.encode(text())) });
+  }
+
+  private addNode(path: string, node: Node): void {
+    this.nodes.set(path, node);
+    const slash = path.lastIndexOf("/");
+    if (path === "/") return;
+    const parent = this.nodes.get(slash === 0 ? "/" : path.slice(0, slash));
+    if (parent?.kind === "directory") parent.children.push(path.slice(slash + 1));
+  }
+
+  private runContentSearch(body: string): Uint8Array {
+    const request = parseContentSearchRequest(body);
+    const scope = normalizeTreePath(request.path);
+    if (!this.nodes.has(scope)) throw new TreeError("not_found", "opts.path does not exist", request.path);
+    const files = this.searchableFiles().filter((path) => scope === "/" || path === scope || path.startsWith(`${scope}/`));
+    const matches = searchContent(files.map((path) => ({ path, text: () => new TextDecoder().decode(this.read(path)) })), request);
+    return encoder.encode(`${matches.map((match) => JSON.stringify(match)).join("\n")}${matches.length > 0 ? "\n" : ""}\n`);
+  }
+
+  /** Every regular file, sorted by path, as AFI orders exact and regex matches. */
+  private searchableFiles(): string[] {
+    if (this.sortedFiles === undefined) {
+      const files: string[] = [];
+      const walk = (directory: string): void => {
+        for (const entry of this.list(directory)) {
+          const path = childPath(directory, entry.name);
+          if (entry.kind === "directory" && path !== SEARCH_ROOT) walk(path);
+          else if (entry.kind === "file" && !entry.writable) files.push(path);
+        }
+      };
+      walk("/");
+      this.sortedFiles = files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    }
+    return this.sortedFiles;
+  }
+}
+
+/** The .json file of an operation: its description without the TypeScript, which has its own file. */
+function operationJson(forage: Forage, path: string): string {
+  const description = forage.describe(path);
+  if (description.kind !== "operation") throw new TreeError("internal", "an operation described as a namespace", path);
+  const { typescript: _typescript, catalogStamp: _stamp, kind: _kind, ...rest } = description;
+  return `${JSON.stringify(rest, null, 2)}\n`;
+}
+
+function listEvery(forage: Forage, namespace: string | undefined): Summary[] {
+  const all: Summary[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = forage.list({ namespace, cursor });
+    all.push(...page.results);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return all;
+}
+
+function memo<T>(compute: () => T): () => T {
+  let value: T | undefined;
+  let done = false;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value as T;
+  };
+}

@@ -1,0 +1,115 @@
+import { RE2JS } from "re2js";
+import { TreeError } from "./virtual-tree.js";
+
+/** An AFI Match (schemas/match): a file, a 1-based line and column, and the line's text. */
+export interface ContentMatch {
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  readonly text: string;
+}
+
+/** A parsed AFI search request, exact or regex mode. */
+export interface ContentSearchRequest {
+  readonly find: (line: string) => number;
+  readonly path: string;
+  readonly limit: number;
+}
+
+/** A searchable file: its path and a way to get its text. */
+export interface SearchableFile {
+  readonly path: string;
+  text(): string;
+}
+
+export const DEFAULT_CONTENT_SEARCH_LIMIT = 100;
+export const MAX_CONTENT_SEARCH_LIMIT = 1_000;
+/** AFI asks for snippets short enough for a model's context: at most about 256 characters. */
+export const MAX_MATCH_TEXT = 256;
+const REGEX_FLAGS: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
+
+/**
+ * Parses the JSON body written to /.afi/search. Regexes compile with RE2
+ * semantics (linear time), so a hostile pattern cannot hang the daemon;
+ * ECMAScript features RE2 lacks (backreferences, lookaround) are refused.
+ */
+export function parseContentSearchRequest(body: string): ContentSearchRequest {
+  let request: unknown;
+  try {
+    request = JSON.parse(body);
+  } catch {
+    throw new TreeError("invalid_path", "the search request is not JSON");
+  }
+  if (request === null || typeof request !== "object") throw new TreeError("invalid_path", "the search request is not an object");
+  const { query, opts } = request as { query?: unknown; opts?: unknown };
+  const options = (opts ?? {}) as { path?: unknown; limit?: unknown; cursor?: unknown };
+  if (typeof options !== "object") throw new TreeError("invalid_path", "opts must be an object");
+  if (options.cursor !== undefined) throw new TreeError("unsupported", "search cursors are not supported; raise opts.limit");
+  return { find: finder(query), path: typeof options.path === "string" ? options.path : "/", limit: searchLimit(options.limit) };
+}
+
+function finder(query: unknown): (line: string) => number {
+  if (typeof query === "string") {
+    if (query.length === 0) throw new TreeError("invalid_path", "the exact query is empty");
+    return (line) => line.indexOf(query);
+  }
+  if (query !== null && typeof query === "object" && typeof (query as { regex?: unknown }).regex === "string") {
+    const { regex, flags } = query as { regex: string; flags?: unknown };
+    const pattern = compileRegex(regex, flags);
+    return (line) => {
+      const matcher = pattern.matcher(line);
+      return matcher.find() ? matcher.start() : -1;
+    };
+  }
+  if (query !== null && typeof query === "object" && "semantic" in query) {
+    throw new TreeError("unsupported", "semantic search is not a declared mode; use /.search/<query>/ for ranked search");
+  }
+  throw new TreeError("invalid_path", "query must be a string (exact) or {regex, flags}");
+}
+
+function compileRegex(regex: string, flags: unknown): RE2JS {
+  if (flags !== undefined && typeof flags !== "string") throw new TreeError("invalid_path", "regex flags must be a string");
+  let mask = 0;
+  for (const flag of flags ?? "") {
+    const bit = REGEX_FLAGS[flag];
+    if (bit === undefined) throw new TreeError("invalid_path", `regex flag ${JSON.stringify(flag)} is not one of i, m, s, u`);
+    mask |= bit;
+  }
+  try {
+    return RE2JS.compile(regex, mask);
+  } catch (error) {
+    throw new TreeError("invalid_path", `invalid regex: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function searchLimit(limit: unknown): number {
+  if (limit === undefined) return DEFAULT_CONTENT_SEARCH_LIMIT;
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1) throw new TreeError("invalid_path", "opts.limit must be a positive integer");
+  return Math.min(limit, MAX_CONTENT_SEARCH_LIMIT);
+}
+
+/** Matches in (path, line) order, at most `limit`; `files` must come sorted by path. */
+export function searchContent(files: Iterable<SearchableFile>, request: ContentSearchRequest): ContentMatch[] {
+  const matches: ContentMatch[] = [];
+  for (const file of files) {
+    const lines = file.text().split("\n");
+    for (let index = 0; index < lines.length; index += 1) {
+      const line = lines[index] as string;
+      const at = request.find(line);
+      if (at === -1) continue;
+      matches.push({ path: file.path, line: index + 1, column: at + 1, text: snippet(line, at) });
+      if (matches.length === request.limit) return matches;
+    }
+  }
+  return matches;
+}
+
+/** The line, or a window of it around the match with ellipses, within MAX_MATCH_TEXT characters. */
+function snippet(line: string, at: number): string {
+  if (line.length <= MAX_MATCH_TEXT) return line;
+  const start = Math.max(0, Math.min(at - 32, line.length - (MAX_MATCH_TEXT - 1)));
+  const head = start > 0 ? "…" : "";
+  const room = MAX_MATCH_TEXT - head.length - 1;
+  const body = line.slice(start, start + room);
+  return `${head}${body}${start + room < line.length ? "…" : line.slice(start + room)}`;
+}

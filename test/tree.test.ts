@@ -1,0 +1,231 @@
+// The virtual tree without FUSE: issue 3 "The tree (src/tree)" and ../shared/afi.md (paths, errors, search).
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { createCatalog, createExampleCatalog, createForage, type Catalog } from "../src/index.js";
+import { createCatalogTree, NAMESPACE_FILE } from "../src/tree/catalog-tree.js";
+import { TreeError, type VirtualTree } from "../src/tree/virtual-tree.js";
+
+const catalog = createExampleCatalog();
+const treeOf = (source: Catalog, subtree?: string) =>
+  createCatalogTree(source, { revision: source.revision, stamp: source.stamp(), providerVersion: "0.0.0-test", subtree });
+const tree = treeOf(catalog);
+const text = (target: VirtualTree, path: string) => new TextDecoder().decode(target.read(path));
+const names = (target: VirtualTree, path: string) => target.list(path).map((entry) => entry.name);
+
+function errorCode(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof TreeError) return error.code;
+    throw error;
+  }
+  return "none";
+}
+
+function allOperationsInTreeOrder(target: VirtualTree, directory = "/"): string[] {
+  const found: string[] = [];
+  for (const entry of target.list(directory)) {
+    const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
+    if (entry.kind === "directory" && !entry.name.startsWith(".")) found.push(...allOperationsInTreeOrder(target, path));
+    if (entry.kind === "file" && entry.name.endsWith(".d.ts") && entry.name !== NAMESPACE_FILE) found.push(path.slice(1, -5).split("/").join("."));
+  }
+  return found;
+}
+
+describe("layout", () => {
+  test("namespaces are directories and each operation has .d.ts and .json from describe", () => {
+    expect(tree.stat("/computers/local/files").kind).toBe("directory");
+    expect(text(tree, "/computers/local/files/read.d.ts")).toBe(catalog.describe("computers.local.files.read").typescript);
+    const json = JSON.parse(text(tree, "/computers/local/files/read.json"));
+    const description = catalog.describe("computers.local.files.read");
+    expect(json).toEqual({
+      path: "computers.local.files.read",
+      description: "Read a text file and return its contents.",
+      capabilities: ["reads the local disk"],
+      instructions: description.kind === "operation" ? description.instructions : null,
+      sample: 'await env.computers.local.files.read({ path: "…" })',
+      inputSchema: description.kind === "operation" ? description.inputSchema : null,
+      outputSchema: description.kind === "operation" ? description.outputSchema : null,
+    });
+  });
+
+  test("readdir order is list order, metadata entries first", () => {
+    const listed: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = catalog.list({ cursor });
+      listed.push(...page.results.map((summary) => summary.path));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(allOperationsInTreeOrder(tree)).toEqual(listed);
+    expect(names(tree, "/").slice(0, 5)).toEqual([NAMESPACE_FILE, ".afi", ".search", "README.md", "tsconfig.json"]);
+    expect(names(tree, "/computers/local/files")).toEqual([NAMESPACE_FILE, "delete.d.ts", "delete.json", "list.d.ts", "list.json", "read.d.ts", "read.json", "search.d.ts", "search.json", "write.d.ts", "write.json"]);
+  });
+
+  test("stat sizes equal the bytes read", () => {
+    const walk = (directory: string): void => {
+      for (const entry of tree.list(directory)) {
+        const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
+        if (entry.kind === "directory" && entry.name !== ".search") walk(path);
+        if (entry.kind === "file" && !entry.writable) expect(tree.read(path).length, path).toBe(entry.size);
+      }
+    };
+    walk("/");
+  });
+
+  test("namespace description files never collide with operation names, and are absent when too large", () => {
+    const input = z.object({ id: z.string() });
+    const wide = z.object(Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`field${index}`, z.string().max(100).describe(`Field ${index}.`)])));
+    const odd = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "ns.namespace", input },
+        { path: "ns.index", input },
+        ...Array.from({ length: 60 }, (_, index) => ({ path: `big.op${index}`, input: wide })),
+      ],
+    });
+    const oddTree = treeOf(odd);
+    expect(names(oddTree, "/ns")).toEqual([NAMESPACE_FILE, "index.d.ts", "index.json", "namespace.d.ts", "namespace.json"]);
+    expect(text(oddTree, `/ns/${NAMESPACE_FILE}`)).toBe(odd.describe("ns").typescript);
+    expect(names(oddTree, "/big")).not.toContain(NAMESPACE_FILE);
+    expect(errorCode(() => oddTree.stat(`/big/${NAMESPACE_FILE}`))).toBe("not_found");
+    expect(names(oddTree, "/")).not.toContain(NAMESPACE_FILE);
+  });
+});
+
+describe("metadata files", () => {
+  test("the manifest declares profile 2, its capabilities, modes, ordering and the catalog", () => {
+    const manifest = JSON.parse(text(tree, "/.afi/manifest.json"));
+    expect(manifest).toMatchObject({
+      afi_version: "0.1",
+      provider: "forage",
+      profile: 2,
+      capabilities: ["stat", "list", "read", "search"],
+      search: { modes: ["exact", "regex"] },
+      path: { case_sensitive: true },
+      "x-forage-revision": catalog.revision,
+      "x-forage-stamp": catalog.stamp(),
+      "x-forage-operations": catalog.size,
+    });
+    expect(typeof manifest.search["x-ordering"]).toBe("string");
+  });
+
+  test("README and tsconfig sit at the root", () => {
+    expect(text(tree, "/README.md")).toContain(".search/");
+    expect(JSON.parse(text(tree, "/tsconfig.json")).compilerOptions.strict).toBe(true);
+  });
+});
+
+describe("/.search/<query>/", () => {
+  test("entries are in rank order under a name sort, and each is a symlink to the operation's .d.ts", () => {
+    const expected = catalog.search("send an email", { limit: 50 }).results.map((result) => result.path);
+    const entries = tree.list("/.search/send an email").filter((entry) => entry.name !== "results.json");
+    expect([...entries.map((entry) => entry.name)].sort()).toEqual(entries.map((entry) => entry.name));
+    expect(entries.map((entry) => entry.name.replace(/^\d+-/, "").replace(/\.d\.ts$/, ""))).toEqual(expected);
+    expect(entries[0]).toMatchObject({ kind: "symlink", target: "../../mail/messages/send.d.ts" });
+    expect(tree.readlink(`/.search/send an email/${entries[0]!.name}`)).toBe("../../mail/messages/send.d.ts");
+    expect(JSON.parse(text(tree, "/.search/send an email/results.json")).results.map((result: { path: string }) => result.path)).toEqual(expected);
+  });
+
+  test("the /.search root lists nothing and an unmatched query is an empty directory with results.json", () => {
+    expect(tree.list("/.search")).toEqual([]);
+    expect(names(tree, "/.search/zzzqqq")).toEqual(["results.json"]);
+    expect(errorCode(() => tree.stat("/.search/send email/99-nothing.d.ts"))).toBe("not_found");
+  });
+});
+
+describe("/.afi/search control file", () => {
+  function ask(target: VirtualTree, request: unknown): string {
+    const session = target.openControl("/.afi/search");
+    session.write(new TextEncoder().encode(JSON.stringify(request)), 0);
+    const answer = new TextDecoder().decode(session.read(0, 1 << 20));
+    session.close();
+    return answer;
+  }
+
+  test("exact mode returns NDJSON matches in (path, line) order, ended by an empty line", () => {
+    const answer = ask(tree, { query: "maxLength 4096", opts: { limit: 5 } });
+    expect(answer.endsWith("\n\n")).toBe(true);
+    const matches = answer.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(matches).toHaveLength(5);
+    for (const match of matches) {
+      expect(match.text).toContain("maxLength 4096");
+      expect(match.line).toBeGreaterThanOrEqual(1);
+      expect(match.text.slice(match.column - 1)).toMatch(/^maxLength 4096/);
+    }
+    const keys = matches.map((match) => [match.path, match.line]);
+    expect([...keys].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]))).toEqual(keys);
+  });
+
+  test("regex mode with flags and a path scope", () => {
+    const matches = ask(tree, { query: { regex: "SIG(TERM|KILL)", flags: "i" }, opts: { path: "/computers" } }).trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(matches.length).toBeGreaterThan(0);
+    for (const match of matches) expect(match.path.startsWith("/computers/")).toBe(true);
+  });
+
+  test("a bad regex is invalid_path (EINVAL), semantic is unsupported, a missing scope is not_found", () => {
+    const session = tree.openControl("/.afi/search");
+    session.write(new TextEncoder().encode('{"query":{"regex":"(unclosed"}}'), 0);
+    expect(errorCode(() => session.read(0, 100))).toBe("invalid_path");
+    const semantic = tree.openControl("/.afi/search");
+    semantic.write(new TextEncoder().encode('{"query":{"semantic":"email"}}'), 0);
+    expect(errorCode(() => semantic.read(0, 100))).toBe("unsupported");
+    const scoped = tree.openControl("/.afi/search");
+    scoped.write(new TextEncoder().encode('{"query":"x","opts":{"path":"/nope"}}'), 0);
+    expect(errorCode(() => scoped.read(0, 100))).toBe("not_found");
+  });
+
+  test("a catastrophic regex answers in linear time", () => {
+    const started = performance.now();
+    ask(tree, { query: { regex: "(a+)+$" } });
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  test("a request written and closed is answered to the next reader (shell: echo > then cat)", () => {
+    const writer = tree.openControl("/.afi/search");
+    writer.write(new TextEncoder().encode('{"query":"detect_language"}'), 0);
+    writer.close();
+    const reader = tree.openControl("/.afi/search");
+    expect(new TextDecoder().decode(reader.read(0, 1 << 20))).toContain("detect_language");
+  });
+
+  test("match text is at most 256 characters", () => {
+    const long = createCatalog({ revision: "r", operations: [{ path: "a.b", input: z.object({}), description: `${"word ".repeat(300)}needle ${"tail ".repeat(300)}` }] });
+    const [match] = ask(treeOf(long), { query: "needle" }).trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(match.text.length).toBeLessThanOrEqual(256);
+    expect(match.text).toContain("needle");
+  });
+});
+
+describe("errors and cloaking", () => {
+  test("missing is not_found, escaping is invalid_path, writes are read_only", () => {
+    expect(errorCode(() => tree.stat("/nope"))).toBe("not_found");
+    expect(errorCode(() => tree.stat("/../etc/passwd"))).toBe("invalid_path");
+    expect(errorCode(() => tree.stat("relative"))).toBe("invalid_path");
+    expect(errorCode(() => tree.stat("/a\u0000b"))).toBe("invalid_path");
+    expect(errorCode(() => tree.openControl("/README.md"))).toBe("read_only");
+    expect(errorCode(() => tree.read("/computers"))).toBe("invalid_path");
+    expect(errorCode(() => tree.list("/README.md"))).toBe("invalid_path");
+    expect(tree.stat("//computers//local/")).toEqual(tree.stat("/computers/local"));
+  });
+
+  test("subtree mounts one namespace as the root", () => {
+    const sub = treeOf(catalog, "apps.bazaar");
+    expect(names(sub, "/").filter((name) => !name.startsWith(".") && !name.includes("."))).toEqual(["cart", "catalog", "windows"]);
+    expect(text(sub, "/windows/open.d.ts")).toBe(catalog.describe("apps.bazaar.windows.open").typescript);
+    expect(errorCode(() => sub.stat("/computers"))).toBe("not_found");
+    expect(text(sub, `/${NAMESPACE_FILE}`)).toBe(catalog.describe("apps.bazaar").typescript);
+    const ranked = sub.list("/.search/open window").filter((entry) => entry.kind === "symlink");
+    expect(ranked[0]).toMatchObject({ target: "../../windows/open.d.ts" });
+    expect(() => treeOf(catalog, "apps.nothing")).toThrow(/not a namespace/);
+  });
+
+  test("a bound view hides unbound operations everywhere", () => {
+    const guest = createForage(catalog, { bound: ["mail.**"] });
+    const bound = createCatalogTree(guest, { revision: catalog.revision, stamp: catalog.stamp(), providerVersion: "0" });
+    expect(names(bound, "/").filter((name) => !name.startsWith(".") && !name.includes("."))).toEqual(["mail"]);
+    expect(errorCode(() => bound.stat("/computers/local/files/read.d.ts"))).toBe("not_found");
+    for (const entry of bound.list("/.search/read a file")) if (entry.kind === "symlink") expect(entry.target).toMatch(/^\.\.\/\.\.\/mail\//);
+    expect(text(bound, "/.search/read a file/results.json")).not.toContain("computers");
+  });
+});
