@@ -1,11 +1,13 @@
 import type { Forage, Summary } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
+import { compareCodeUnits } from "../catalog/operation-path.js";
 import { AfiSearchSession, type RequestSlot } from "./afi-search-session.js";
 import { MAX_CONTENT_SEARCH_LIMIT, parseContentSearchRequest, searchContent } from "./content-search.js";
 import { buildManifest } from "./manifest.js";
 import { mountReadme, mountTsconfig } from "./mount-guide.js";
 import { searchListing, type SearchListing } from "./search-directory.js";
 import { childPath, MAX_TREE_PATH_LENGTH, normalizeTreePath } from "./tree-path.js";
+import { SEARCH_ROOT, walkTree } from "./walk-tree.js";
 import { TreeError, type ControlSession, type TreeEntry, type TreeNodeInfo, type VirtualTree } from "./virtual-tree.js";
 
 /** What a catalog tree shows besides the operations themselves. */
@@ -19,7 +21,6 @@ export interface CatalogTreeOptions {
 
 /** The file in every namespace directory that describes the whole namespace; "@" keeps it apart from operation names. */
 export const NAMESPACE_FILE = "@namespace.d.ts";
-const SEARCH_ROOT = "/.search";
 const CONTROL_FILE = "/.afi/search";
 /** Query directories kept, most recent first; a revision is immutable, so a kept answer never goes stale. */
 const MAX_CACHED_QUERIES = 256;
@@ -230,16 +231,8 @@ class CatalogTree implements VirtualTree {
   /** Every regular file, sorted by path, as AFI orders exact and regex matches. */
   private searchableFiles(): string[] {
     if (this.sortedFiles === undefined) {
-      const files: string[] = [];
-      const walk = (directory: string): void => {
-        for (const entry of this.list(directory)) {
-          const path = childPath(directory, entry.name);
-          if (entry.kind === "directory" && path !== SEARCH_ROOT) walk(path);
-          else if (entry.kind === "file" && !entry.writable) files.push(path);
-        }
-      };
-      walk("/");
-      this.sortedFiles = files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const files = [...walkTree(this)].filter(({ entry }) => entry.kind === "file" && !entry.writable).map(({ path }) => path);
+      this.sortedFiles = files.sort(compareCodeUnits);
     }
     return this.sortedFiles;
   }
