@@ -9,3 +9,8 @@ export type {
 } from "./catalog/types.js";
 export type { ForageValidator, JsonSchema, JsonValue } from "./describe/json-schema.js";
 export { createExampleCatalog, scaledExampleOperations } from "./example/example-catalog.js";
+export {
+  jsonSchemaToZod, MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_NODES, MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES,
+  type JsonSchemaDialect, type JsonSchemaToZodOptions,
+} from "./json-schema/index.js";
+export * from "./app-tools/index.js";

@@ -64,6 +64,37 @@ describe("ranking", () => {
     expect(top("mail.drafts.create")[0]).toBe("mail.drafts.create");
   });
 
+  test("conversational filler, contractions and possessives match nothing on their own", () => {
+    const catalog = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "mail.messages.send", input: z.object({}), description: "Send an email." },
+        { path: "notes.items.list", input: z.object({}), description: "Just about any note, listed by its author." },
+        { path: "shop.t_shirts.design", input: z.object({}), description: "Design a shirt." },
+        { path: "space.nasa.images", input: z.object({}), description: "Search the image archive." },
+      ],
+    });
+    const paths = (query: string) => catalog.search(query).results.map((result) => result.path);
+    // "just", "some", "about", "it's" and "don't" are filler: only the email words count.
+    expect(paths("Could you just send some email about it? It's urgent, don't wait")).toEqual(["mail.messages.send"]);
+    // "NASA's" is the word "nasa"; no stray "s" or "t" term is left to match "t_shirts".
+    expect(paths("NASA's images, don't you think?")).toEqual(["space.nasa.images"]);
+  });
+
+  test("equal scores keep list order, even past the first page", () => {
+    // Outputs differ, so no two are equivalent; outputs are not searched, so all score the same.
+    const operations = Array.from({ length: 60 }, (_, index) => ({
+      path: `zoo.animals.a${String(index).padStart(2, "0")}`,
+      input: z.object({}),
+      output: z.object({ [`field${index}`]: z.string() }),
+      description: "Feed the animal.",
+    }));
+    const catalog = createCatalog({ revision: "r", operations: [...operations].reverse() });
+    const results = catalog.search("feed animals", { limit: 50 }).results;
+    expect(results.map((result) => result.path)).toEqual(operations.slice(0, 50).map((operation) => operation.path));
+    expect(new Set(results.map((result) => result.score)).size).toBe(1);
+  });
+
   test("an unknown word matches nothing; partial words complete", () => {
     expect(example.search("xylophone").results).toEqual([]);
     expect(example.search("").results).toEqual([]);

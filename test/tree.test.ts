@@ -187,6 +187,13 @@ describe("/.afi/search control file", () => {
     writer.close();
     const reader = tree.openControl("/.afi/search");
     expect(new TextDecoder().decode(reader.read(0, 1 << 20))).toContain("detect_language");
+    // Answered once: a later reader (grep -r over the mount) sees an empty file, never an error.
+    expect(tree.openControl("/.afi/search").read(0, 100)).toHaveLength(0);
+    const bad = tree.openControl("/.afi/search");
+    bad.write(new TextEncoder().encode('{"query":{"regex":"("}}'), 0);
+    bad.close();
+    expect(errorCode(() => tree.openControl("/.afi/search").read(0, 100))).toBe("invalid_path");
+    expect(tree.openControl("/.afi/search").read(0, 100)).toHaveLength(0);
   });
 
   test("match text is at most 256 characters", () => {

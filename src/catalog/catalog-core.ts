@@ -2,7 +2,7 @@ import { ForageError } from "../forage-error.js";
 import { declareEnv } from "../describe/env-declaration.js";
 import { SearchIndex } from "../search/search-index.js";
 import { MAX_DESCRIPTION_RESPONSE } from "./bounds.js";
-import { deepFreeze, type PreparedOperation } from "./prepared-operation.js";
+import { deepFreeze, searchDocumentOf, type PreparedOperation } from "./prepared-operation.js";
 import type { OperationDescription } from "./types.js";
 
 /** Everything a catalog prepares at creation; views read it and never change it. */
@@ -17,12 +17,17 @@ export interface CatalogCore {
   readonly descriptions: readonly OperationDescription[];
 }
 
-/** Builds the search index, equivalence groups and operation descriptions of sorted operations. */
-export function buildCatalogCore(operations: readonly PreparedOperation[], stamp: string): CatalogCore {
+/**
+ * Builds the search index, equivalence groups and operation descriptions of
+ * sorted operations. `metadata[doc]` is the canonical metadata text of
+ * operation `doc`: equal texts mean equivalent operations.
+ */
+export function buildCatalogCore(operations: readonly PreparedOperation[], stamp: string, metadata: readonly string[]): CatalogCore {
   const groups = new Map<string, number[]>();
-  const equivalents = operations.map((operation, doc) => {
-    let group = groups.get(operation.equivalenceKey);
-    if (group === undefined) groups.set(operation.equivalenceKey, (group = []));
+  const equivalents = operations.map((_operation, doc) => {
+    const key = metadata[doc] as string;
+    let group = groups.get(key);
+    if (group === undefined) groups.set(key, (group = []));
     group.push(doc);
     return group;
   });
@@ -30,7 +35,7 @@ export function buildCatalogCore(operations: readonly PreparedOperation[], stamp
     operations,
     stamp,
     byPath: new Map(operations.map((operation, doc) => [operation.path, doc])),
-    index: SearchIndex.build(operations.map((operation) => operation.searchDocument)),
+    index: SearchIndex.build(operations.map(searchDocumentOf)),
     equivalents,
     descriptions: operations.map((operation) => describeOperation(operation, stamp)),
   };

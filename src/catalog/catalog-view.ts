@@ -57,14 +57,14 @@ export class CatalogView implements Forage {
       this.isVisible[doc] === 1 && (namespace === undefined || isUnderNamespace(this.operation(doc).path, namespace));
     const results: Summary[] = [];
     const merged = new Set<number>();
-    for (const match of this.core.index.rank(query, accept)) {
-      if (results.length === limit) break;
-      if (merged.has(match.doc)) continue;
+    this.core.index.rank(query, accept, (match) => {
+      if (merged.has(match.doc)) return true;
       const group = (this.core.equivalents[match.doc] ?? []).filter((doc) => doc !== match.doc && accept(doc));
       for (const peer of group) merged.add(peer);
       const summary = this.operation(match.doc).summary;
       results.push(Object.freeze({ ...summary, score: match.score, peers: Object.freeze(group.map((doc) => this.operation(doc).path)) }));
-    }
+      return results.length < limit;
+    });
     return { results, catalogStamp: this.core.stamp };
   }
 

@@ -1,10 +1,11 @@
+import { createHash } from "node:crypto";
 import { ForageError } from "../forage-error.js";
 import { MAX_CATALOG_METADATA, MAX_OPERATIONS } from "./bounds.js";
-import { canonicalJson, sha256Hex } from "./canonical-json.js";
 import { buildCatalogCore, type CatalogCore } from "./catalog-core.js";
 import { CatalogView, forageOf } from "./catalog-view.js";
-import { compareOperationPaths } from "./operation-path.js";
-import { prepareOperation, type PreparedOperation } from "./prepared-operation.js";
+import { compareCodeUnits } from "./operation-path.js";
+import { prepareOperation, type PreparedEntry } from "./prepared-operation.js";
+import { ProjectionCache } from "./projection-cache.js";
 import type { Catalog, CatalogDefinition } from "./types.js";
 
 /** The prepared core behind each catalog, kept off the public object so it stays a plain frozen surface. */
@@ -20,8 +21,9 @@ export function coreOf(catalog: Catalog): CatalogCore {
 /** Validates, orders and stamps a catalog, and prepares every description once. */
 export function createCatalog(definition: CatalogDefinition): Catalog {
   const revision = checkedRevision(definition);
-  const operations = prepareAll(definition.operations);
-  const core = buildCatalogCore(operations, stampOf(operations));
+  const entries = prepareAll(definition.operations);
+  const operations = entries.map((entry) => entry.operation);
+  const core = buildCatalogCore(operations, stampOf(entries), entries.map((entry) => entry.metadata));
   const view = forageOf(new CatalogView(core, operations.map((_operation, doc) => doc), "all"));
   const catalog: Catalog = Object.freeze({ ...view, revision, size: operations.length, stamp: () => core.stamp });
   cores.set(catalog, core);
@@ -37,15 +39,17 @@ function checkedRevision(definition: CatalogDefinition): string {
   return revision;
 }
 
-function prepareAll(definitions: unknown): PreparedOperation[] {
+function prepareAll(definitions: unknown): PreparedEntry[] {
   if (!Array.isArray(definitions)) throw new ForageError("invalid_catalog", "operations must be an array");
   if (definitions.length > MAX_OPERATIONS) {
     throw new ForageError("invalid_catalog", `${definitions.length} operations, over the bound of ${MAX_OPERATIONS}`);
   }
   const seen = new Set<string>();
+  const projections = new ProjectionCache();
   let metadata = 0;
   const prepared = definitions.map((definition, index) => {
-    const operation = prepareOperation(definition, index);
+    const entry = prepareOperation(definition, index, projections);
+    const { operation } = entry;
     if (seen.has(operation.path)) {
       throw new ForageError("invalid_catalog", `operation ${JSON.stringify(operation.path)}: duplicate path`, { path: operation.path });
     }
@@ -58,13 +62,29 @@ function prepareAll(definitions: unknown): PreparedOperation[] {
         { path: operation.path },
       );
     }
-    return operation;
+    return entry;
   });
-  return prepared.sort((a, b) => compareOperationPaths(a.path, b.path));
+  // List order (compareOperationPaths), with each namespace computed once instead of once per comparison.
+  return prepared.sort((a, b) =>
+    compareCodeUnits(a.operation.namespace, b.operation.namespace) || compareCodeUnits(a.operation.path, b.operation.path));
 }
 
-/** Content identity: a digest of the sorted operations' metadata, paths and schema projections included. */
-function stampOf(operations: readonly PreparedOperation[]): string {
-  const entries = operations.map((operation) => `${operation.path}\u0000${operation.equivalenceKey}`);
-  return `sha256:${sha256Hex(canonicalJson(entries))}`;
+/**
+ * Content identity: SHA-256 over the sorted operations, each as its path, NUL,
+ * its canonical metadata (schema projections included) and a newline. Paths
+ * and JSON text hold neither NUL nor a raw newline, so the framing is
+ * unambiguous.
+ */
+function stampOf(entries: readonly PreparedEntry[]): string {
+  const digest = createHash("sha256");
+  // Fed in chunks of about 64 KiB: one update per operation costs more in calls than in hashing.
+  let chunk = "";
+  for (const entry of entries) {
+    chunk += `${entry.operation.path}\u0000${entry.metadata}\n`;
+    if (chunk.length >= 65_536) {
+      digest.update(chunk);
+      chunk = "";
+    }
+  }
+  return `sha256:${digest.update(chunk).digest("hex")}`;
 }

@@ -1,5 +1,5 @@
 import { ForageError } from "../forage-error.js";
-import { projectJsonSchema, type JsonSchema, type JsonValue } from "../describe/json-schema.js";
+import type { JsonSchema, JsonValue } from "../describe/json-schema.js";
 import { declareOperation, type OperationDeclaration } from "../describe/operation-declaration.js";
 import { sampleCall } from "../describe/sample-call.js";
 import type { SearchDocument } from "../search/search-index.js";
@@ -8,7 +8,10 @@ import {
 } from "./bounds.js";
 import { canonicalJson } from "./canonical-json.js";
 import { namespaceOf, pathProblem } from "./operation-path.js";
+import type { Projection, ProjectionCache } from "./projection-cache.js";
 import type { OperationDefinition, Summary } from "./types.js";
+
+export { deepFreeze } from "./deep-freeze.js";
 
 /** An operation after validation and projection: everything later calls need, built once. */
 export interface PreparedOperation {
@@ -22,15 +25,24 @@ export interface PreparedOperation {
   readonly sample: string;
   readonly summary: Summary;
   readonly declaration: OperationDeclaration;
-  /** Canonical metadata without the path: equal keys mean equivalent operations. */
-  readonly equivalenceKey: string;
   /** Characters of metadata, counted against the catalog bound. */
   readonly metadataSize: number;
-  readonly searchDocument: SearchDocument;
+}
+
+/**
+ * A prepared operation with its canonical metadata text (everything but the
+ * path): equal texts mean equivalent operations, and the stamp digests them.
+ * The text is needed only while the catalog is created, so it is kept beside
+ * the operation rather than in it, and a large catalog does not hold a second
+ * copy of every schema.
+ */
+export interface PreparedEntry {
+  readonly operation: PreparedOperation;
+  readonly metadata: string;
 }
 
 /** Validates one definition and builds its projections; throws `invalid_catalog` naming the operation. */
-export function prepareOperation(definition: OperationDefinition, index: number): PreparedOperation {
+export function prepareOperation(definition: OperationDefinition, index: number, projections: ProjectionCache): PreparedEntry {
   const path = definitionPath(definition, index);
   const fail = (problem: string): never => {
     throw new ForageError("invalid_catalog", `operation ${JSON.stringify(path)}: ${problem}`, { path });
@@ -40,25 +52,49 @@ export function prepareOperation(definition: OperationDefinition, index: number)
   const description = optionalText(definition.description, "description", MAX_DESCRIPTION_LENGTH, fail) ?? "";
   const instructions = optionalText(definition.instructions, "instructions", MAX_INSTRUCTIONS_LENGTH, fail);
   const capabilities = capabilityNotes(definition.capabilities, fail);
-  const inputSchema = project(definition.input, "input", fail);
-  const outputSchema = definition.output === undefined ? undefined : project(definition.output, "output", fail);
-  const metadata = canonicalJson({ description, capabilities, instructions: instructions ?? null, inputSchema, outputSchema: outputSchema ?? null });
+  const input = project(projections, definition.input, "input", fail);
+  const output = definition.output === undefined ? undefined : project(projections, definition.output, "output", fail);
+  const metadata = metadataText(description, capabilities, instructions, input, output);
+  const inputSchema = input.schema;
+  const outputSchema = output?.schema;
   const sample = sampleCall(path, inputSchema);
-  return {
+  const operation: PreparedOperation = {
     path,
     namespace: namespaceOf(path),
     description,
     capabilities,
     instructions,
-    inputSchema: deepFreeze(inputSchema),
-    outputSchema: outputSchema === undefined ? undefined : deepFreeze(outputSchema),
+    inputSchema,
+    outputSchema,
     sample,
     summary: Object.freeze({ path, description, sample, capabilities, score: 0 }),
     declaration: declareOperation({ path, description, capabilities, instructions, inputSchema, outputSchema }),
-    equivalenceKey: metadata,
     metadataSize: metadata.length,
-    searchDocument: { path, description, capabilities, instructions: instructions ?? "", inputFields: inputFields(inputSchema) },
   };
+  return { operation, metadata };
+}
+
+/** The searchable text of a prepared operation, made when the index is built rather than kept per operation. */
+export function searchDocumentOf(operation: PreparedOperation): SearchDocument {
+  return {
+    path: operation.path,
+    description: operation.description,
+    capabilities: operation.capabilities,
+    instructions: operation.instructions ?? "",
+    inputFields: inputFields(operation.inputSchema),
+  };
+}
+
+/**
+ * canonicalJson({ description, capabilities, instructions, inputSchema, outputSchema }),
+ * written from the projections' cached canonical text (keys in code-unit
+ * order) so a shared schema is serialised once, not once per operation.
+ */
+function metadataText(
+  description: string, capabilities: readonly string[], instructions: string | undefined, input: Projection, output: Projection | undefined,
+): string {
+  return `{"capabilities":${canonicalJson(capabilities)},"description":${JSON.stringify(description)},"inputSchema":${input.canonical},` +
+    `"instructions":${instructions === undefined ? "null" : JSON.stringify(instructions)},"outputSchema":${output?.canonical ?? "null"}}`;
 }
 
 function definitionPath(definition: OperationDefinition, index: number): string {
@@ -87,9 +123,9 @@ function capabilityNotes(value: unknown, fail: (problem: string) => never): read
   return Object.freeze([...(value as string[])]);
 }
 
-function project(validator: unknown, side: "input" | "output", fail: (problem: string) => never): JsonSchema {
+function project(projections: ProjectionCache, validator: unknown, side: "input" | "output", fail: (problem: string) => never): Projection {
   try {
-    return projectJsonSchema(validator, side);
+    return projections.project(validator, side);
   } catch (error) {
     return fail(`its ${side} schema cannot be projected to JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -105,13 +141,4 @@ function inputFields(schema: JsonSchema): { name: string; description: string }[
 
 function descriptionOf(schema: JsonValue | undefined): string {
   return schema !== null && typeof schema === "object" && !Array.isArray(schema) && typeof schema.description === "string" ? schema.description : "";
-}
-
-/** Freezes a plain JSON value in place, so shared prepared data cannot be changed by a caller. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -6,12 +6,17 @@ const BOUND_TAGS = [
   "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
   "pattern", "format", "default", "deprecated",
 ] as const;
+/** Each tag's place in BOUND_TAGS, which fixes the order tags are shown in. */
+const TAG_ORDER: ReadonlyMap<string, number> = new Map(BOUND_TAGS.map((tag, index) => [tag, index]));
 
 /** The JSDoc lines (without comment markers) for a schema's description and bounds. */
 export function schemaDocLines(schema: { readonly [keyword: string]: JsonValue }): string[] {
-  const lines: string[] = [];
-  if (typeof schema.description === "string") lines.push(...schema.description.split(/\r?\n/));
-  for (const tag of BOUND_TAGS) {
+  const lines = typeof schema.description === "string" ? textLines(schema.description) : [];
+  // Walk the schema's few keywords instead of looking up every tag: catalog creation renders every property of every schema.
+  const tags: string[] = [];
+  for (const keyword of Object.keys(schema)) if (TAG_ORDER.has(keyword)) tags.push(keyword);
+  if (tags.length > 1) tags.sort((a, b) => (TAG_ORDER.get(a) as number) - (TAG_ORDER.get(b) as number));
+  for (const tag of tags) {
     const value = schema[tag];
     if (value === undefined || value === false) continue;
     lines.push(value === true ? `@${tag}` : `@${tag} ${JSON.stringify(value)}`);
@@ -19,11 +24,16 @@ export function schemaDocLines(schema: { readonly [keyword: string]: JsonValue }
   return lines;
 }
 
+/** A text's lines; most descriptions are one line, so the split is skipped for them. */
+function textLines(text: string): string[] {
+  return text.includes("\n") ? text.split(/\r?\n/) : [text];
+}
+
 /** Renders JSDoc lines as a comment block at `indent`, or nothing when there are none. */
 export function jsdocBlock(lines: readonly string[], indent: string): string {
   if (lines.length === 0) return "";
   // "*/" inside text would end the comment early and corrupt the declaration.
-  const safe = lines.map((line) => line.replace(/\*\//g, "*\\/"));
+  const safe = lines.map((line) => (line.includes("*/") ? line.replace(/\*\//g, "*\\/") : line));
   if (safe.length === 1) return `${indent}/** ${safe[0]} */\n`;
   return `${indent}/**\n${safe.map((line) => `${indent} *${line ? ` ${line}` : ""}`).join("\n")}\n${indent} */\n`;
 }

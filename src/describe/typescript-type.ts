@@ -105,6 +105,8 @@ function literalType(value: JsonValue): string {
 }
 
 function union(members: string[]): string {
+  // Most types are one member; skip building a Set for them (creation renders every schema in the catalog).
+  if (members.length === 1) return members[0] as string;
   const unique = [...new Set(members)];
   return unique.length === 0 ? "never" : unique.join(" | ");
 }

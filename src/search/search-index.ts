@@ -1,5 +1,6 @@
+import { visitBestFirst } from "./best-first.js";
 import { splitCompound } from "./compound-words.js";
-import { splitWords, termOf, termsOf } from "./tokenize.js";
+import { memoizedTermOf, splitWords, termOf } from "./tokenize.js";
 
 /** The searchable text of one operation, by field. */
 export interface SearchDocument {
@@ -28,12 +29,47 @@ const B = 0.75;
 /** A query word missing from the vocabulary may still be the start of one ("calend" → "calendar"). */
 const PREFIX_WEIGHT = 0.5;
 const MAX_PREFIX_EXPANSIONS = 8;
-/** Each query term matched beyond the first multiplies the score, so full matches outrank partial ones. */
+/**
+ * A document matching every query word scores up to this much more than one
+ * matching a single word, so full matches outrank partial ones. It grows with
+ * the fraction of words matched, not their count, so a long conversational
+ * query does not reward documents that merely share its filler.
+ */
 const COVERAGE_BONUS = 0.25;
+/** Typing an operation's exact path puts it first. */
+const EXACT_PATH_BONUS = 1_000;
 
 interface Postings {
   readonly docs: Int32Array;
   readonly scores: Float32Array;
+}
+
+/** A query term, its weight, and which query word it came from (for coverage). */
+interface QueryTerm {
+  readonly term: string;
+  readonly weight: number;
+  readonly word: number;
+}
+
+/**
+ * Per-document working arrays for one query. A catalog's index keeps one set
+ * and reuses it, so a search over a large catalog allocates almost nothing.
+ */
+class Scratch {
+  readonly accumulator: Float64Array;
+  readonly matchedWords: Uint16Array;
+  readonly lastWord: Int32Array;
+  /** Documents touched by the query, then the accepted ones as a heap. */
+  readonly touched: Int32Array;
+  readonly scores: Float64Array;
+
+  constructor(size: number) {
+    this.accumulator = new Float64Array(size);
+    this.matchedWords = new Uint16Array(size);
+    this.lastWord = new Int32Array(size).fill(-1);
+    this.touched = new Int32Array(size);
+    this.scores = new Float64Array(size);
+  }
 }
 
 /** A BM25F inverted index over operations, built once per catalog. */
@@ -41,83 +77,139 @@ export class SearchIndex {
   private readonly postings: Map<string, Postings>;
   private readonly sortedTerms: readonly string[];
   private readonly exactPaths: Map<string, number>;
-  private readonly accumulator: Float64Array;
-  private readonly matchedTerms: Uint8Array;
+  private readonly size: number;
+  private readonly scratch: Scratch;
+  /** True while a rank call uses `scratch`; a call made from inside `visit` gets its own. */
+  private busy = false;
 
   private constructor(postings: Map<string, Postings>, exactPaths: Map<string, number>, size: number) {
     this.postings = postings;
     this.sortedTerms = [...postings.keys()].sort();
     this.exactPaths = exactPaths;
-    this.accumulator = new Float64Array(size);
-    this.matchedTerms = new Uint8Array(size);
+    this.size = size;
+    this.scratch = new Scratch(size);
   }
 
   /** Indexes documents; a document's index is its position in `documents`. */
   static build(documents: readonly SearchDocument[]): SearchIndex {
-    const vocabulary = textVocabulary(documents);
-    const weighted = documents.map((document) => weightedTerms(document, vocabulary));
+    const weighted = weightedTerms(documents);
     const averageLength = weighted.reduce((sum, entry) => sum + entry.length, 0) / Math.max(1, weighted.length);
-    const collected = new Map<string, { docs: number[]; tfs: number[]; lengths: number[] }>();
+    const collected = new Map<string, { docs: number[]; tfs: number[] }>();
     weighted.forEach((entry, doc) => {
       for (const [term, tf] of entry.terms) {
         let list = collected.get(term);
-        if (list === undefined) collected.set(term, (list = { docs: [], tfs: [], lengths: [] }));
+        if (list === undefined) collected.set(term, (list = { docs: [], tfs: [] }));
         list.docs.push(doc);
         list.tfs.push(tf);
-        list.lengths.push(entry.length);
       }
     });
     const postings = new Map<string, Postings>();
     for (const [term, list] of collected) {
       const idf = Math.log(1 + (documents.length - list.docs.length + 0.5) / (list.docs.length + 0.5));
-      const scores = list.tfs.map((tf, index) => {
-        const norm = 1 - B + (B * (list.lengths[index] as number)) / Math.max(averageLength, 1e-9);
-        return (idf * tf * (K1 + 1)) / (tf + K1 * norm);
+      const scores = new Float32Array(list.docs.length);
+      list.tfs.forEach((tf, index) => {
+        const length = (weighted[list.docs[index] as number] as { length: number }).length;
+        const norm = 1 - B + (B * length) / Math.max(averageLength, 1e-9);
+        scores[index] = (idf * tf * (K1 + 1)) / (tf + K1 * norm);
       });
-      postings.set(term, { docs: Int32Array.from(list.docs), scores: Float32Array.from(scores) });
+      postings.set(term, { docs: Int32Array.from(list.docs), scores });
     }
     return new SearchIndex(postings, new Map(documents.map((document, doc) => [document.path, doc])), documents.length);
   }
 
-  /** Every accepted document matching the query, best first; ties keep document order. */
-  rank(query: string, accept: (doc: number) => boolean): RankedMatch[] {
-    const queryTerms = this.queryTerms(query);
-    const touched: number[] = [];
-    queryTerms.forEach(({ term, weight }) => this.accumulate(term, weight, touched));
-    const exact = this.exactPaths.get(query.trim());
-    const matches: RankedMatch[] = [];
-    for (const doc of touched) {
-      const coverage = 1 + COVERAGE_BONUS * Math.max(0, (this.matchedTerms[doc] as number) - 1);
-      const score = (this.accumulator[doc] as number) * coverage + (doc === exact ? 1_000 : 0);
-      this.accumulator[doc] = 0;
-      this.matchedTerms[doc] = 0;
-      if (score > 0 && accept(doc)) matches.push({ doc, score });
+  /**
+   * Calls `visit` with each accepted document matching the query, best first
+   * (ties in document order), until it returns false. Scoring touches only
+   * the documents holding a query term; ordering is drawn lazily, so stopping
+   * after a page costs a page, not a sort of every match.
+   */
+  rank(query: string, accept: (doc: number) => boolean, visit: (match: RankedMatch) => boolean): void {
+    const reentered = this.busy;
+    const scratch = reentered ? new Scratch(this.size) : this.scratch;
+    this.busy = true;
+    try {
+      const count = this.score(query, accept, scratch);
+      visitBestFirst(scratch.touched, count, scratch.scores, (doc, score) => visit({ doc, score }));
+    } finally {
+      if (!reentered) this.busy = false;
     }
-    if (exact !== undefined && !touched.includes(exact) && accept(exact)) matches.push({ doc: exact, score: 1_000 });
-    return matches.sort((a, b) => b.score - a.score || a.doc - b.doc);
   }
 
-  private accumulate(term: string, weight: number, touched: number[]): void {
+  /** Scores the query into `scratch`: returns how many accepted documents lead `scratch.touched`, their scores in `scratch.scores`. */
+  private score(query: string, accept: (doc: number) => boolean, scratch: Scratch): number {
+    const { accumulator, matchedWords, lastWord, touched, scores } = scratch;
+    const { terms, words } = this.queryTerms(query);
+    let touchedCount = 0;
+    for (const term of terms) touchedCount = this.accumulate(term, scratch, touchedCount);
+    const exact = this.exactPaths.get(query.trim());
+    const exactTouched = exact !== undefined && matchedWords[exact] !== 0;
+    const spread = Math.max(1, words - 1);
+    let count = 0;
+    // Accepted documents are compacted to the front of `touched` as it is read, which the heap then orders in place.
+    for (let index = 0; index < touchedCount; index += 1) {
+      const doc = touched[index] as number;
+      const coverage = 1 + (COVERAGE_BONUS * ((matchedWords[doc] as number) - 1)) / spread;
+      const score = (accumulator[doc] as number) * coverage + (doc === exact ? EXACT_PATH_BONUS : 0);
+      accumulator[doc] = 0;
+      matchedWords[doc] = 0;
+      lastWord[doc] = -1;
+      if (score > 0 && accept(doc)) {
+        touched[count] = doc;
+        scores[doc] = score;
+        count += 1;
+      }
+    }
+    if (exact !== undefined && !exactTouched && accept(exact)) {
+      touched[count] = exact;
+      scores[exact] = EXACT_PATH_BONUS;
+      count += 1;
+    }
+    return count;
+  }
+
+  /** Adds one query term's postings into the accumulator; returns the new count of touched documents. */
+  private accumulate({ term, weight, word }: QueryTerm, scratch: Scratch, touchedCount: number): number {
     const list = this.postings.get(term);
-    if (list === undefined) return;
+    if (list === undefined) return touchedCount;
+    const { accumulator, matchedWords, lastWord, touched } = scratch;
+    let count = touchedCount;
     for (let index = 0; index < list.docs.length; index += 1) {
       const doc = list.docs[index] as number;
-      if (this.matchedTerms[doc] === 0) touched.push(doc);
-      this.accumulator[doc] = (this.accumulator[doc] as number) + weight * (list.scores[index] as number);
-      this.matchedTerms[doc] = Math.min(255, (this.matchedTerms[doc] as number) + 1);
+      if (lastWord[doc] !== word) {
+        if (matchedWords[doc] === 0) touched[count++] = doc;
+        matchedWords[doc] = (matchedWords[doc] as number) + 1;
+        lastWord[doc] = word;
+      }
+      accumulator[doc] = (accumulator[doc] as number) + weight * (list.scores[index] as number);
     }
+    return count;
   }
 
-  /** Query terms with weights: exact terms at 1, prefix completions of unknown words at less. */
-  private queryTerms(query: string): { term: string; weight: number }[] {
-    const terms = new Map<string, number>();
+  /**
+   * Query terms with weights: exact terms at 1, prefix completions of unknown
+   * words at less. Each term is asked for once, for the first word that
+   * yields it; `words` counts the words that yielded any term.
+   */
+  private queryTerms(query: string): { terms: QueryTerm[]; words: number } {
+    const byTerm = new Map<string, { weight: number; word: number }>();
+    let words = 0;
     for (const word of splitWords(query)) {
       const term = termOf(word);
       if (term === undefined) continue;
-      if (this.postings.has(term)) terms.set(term, 1);
-      else if (word.length >= 3) for (const completion of this.completions(word)) terms.set(completion, Math.max(terms.get(completion) ?? 0, PREFIX_WEIGHT));
+      const candidates = this.postings.has(term) ? [term] : word.length >= 3 ? this.completions(word) : [];
+      const weight = this.postings.has(term) ? 1 : PREFIX_WEIGHT;
+      let yielded = false;
+      for (const candidate of candidates) {
+        const known = byTerm.get(candidate);
+        if (known !== undefined) known.weight = Math.max(known.weight, weight);
+        else {
+          byTerm.set(candidate, { weight, word: words });
+          yielded = true;
+        }
+      }
+      if (yielded) words += 1;
     }
-    return [...terms].map(([term, weight]) => ({ term, weight }));
+    return { terms: [...byTerm].map(([term, { weight, word }]) => ({ term, weight, word })), words };
   }
 
   private completions(prefix: string): string[] {
@@ -138,39 +230,63 @@ export class SearchIndex {
   }
 }
 
-/** Words of three or more letters used in descriptive text, to split run-together names with. */
-function textVocabulary(documents: readonly SearchDocument[]): Set<string> {
-  const vocabulary = new Set<string>();
-  for (const document of documents) {
-    for (const word of splitWords(`${document.description} ${document.capabilities.join(" ")}`)) {
-      if (word.length >= 3) vocabulary.add(word);
+/** Each document's weighted term frequencies and weighted length, tokenising and stemming each distinct word once. */
+function weightedTerms(documents: readonly SearchDocument[]): { terms: Map<string, number>; length: number }[] {
+  const termOfWord = memoizedTermOf();
+  const termsOfWords = (words: readonly string[]): string[] => {
+    const terms: string[] = [];
+    for (const word of words) {
+      const term = termOfWord(word);
+      if (term !== undefined) terms.push(term);
     }
+    return terms;
+  };
+  const described = documents.map((document) => ({
+    description: splitWords(document.description),
+    capabilities: splitWords(document.capabilities.join(" ")),
+  }));
+  const pathTerms = pathTermsOf(textVocabulary(described), termOfWord);
+  return documents.map((document, doc) => {
+    const terms = new Map<string, number>();
+    let length = 0;
+    const add = (words: readonly string[], weight: number): void => {
+      for (const term of words) terms.set(term, (terms.get(term) ?? 0) + weight);
+      length += words.length * weight;
+    };
+    const text = described[doc] as { description: string[]; capabilities: string[] };
+    add(pathTerms(document.path), WEIGHTS.path);
+    add(termsOfWords(text.description), WEIGHTS.description);
+    add(termsOfWords(text.capabilities), WEIGHTS.capabilities);
+    add(termsOfWords(splitWords(document.instructions)), WEIGHTS.instructions);
+    add(termsOfWords(splitWords(document.inputFields.map((field) => field.name).join(" "))), WEIGHTS.fieldNames);
+    add(termsOfWords(splitWords(document.inputFields.map((field) => field.description).join(" "))), WEIGHTS.fieldDescriptions);
+    return { terms, length };
+  });
+}
+
+/** Words of three or more letters used in descriptive text, to split run-together names with. */
+function textVocabulary(described: readonly { description: string[]; capabilities: string[] }[]): Set<string> {
+  const vocabulary = new Set<string>();
+  for (const text of described) {
+    for (const word of text.description) if (word.length >= 3) vocabulary.add(word);
+    for (const word of text.capabilities) if (word.length >= 3) vocabulary.add(word);
   }
   return vocabulary;
 }
 
-function weightedTerms(document: SearchDocument, vocabulary: ReadonlySet<string>): { terms: Map<string, number>; length: number } {
-  const terms = new Map<string, number>();
-  let length = 0;
-  const add = (words: readonly string[], weight: number): void => {
-    for (const term of words) terms.set(term, (terms.get(term) ?? 0) + weight);
-    length += words.length * weight;
+/** Path terms: each word, and run-together segments also split into known words; memoised per word, since paths share segments. */
+function pathTermsOf(vocabulary: ReadonlySet<string>, termOfWord: (word: string) => string | undefined): (path: string) => string[] {
+  const memo = new Map<string, string[]>();
+  return (path) => {
+    const terms: string[] = [];
+    for (const word of splitWords(path)) {
+      let wordTerms = memo.get(word);
+      if (wordTerms === undefined) {
+        wordTerms = [word, ...(splitCompound(word, vocabulary) ?? [])].map(termOfWord).filter((term): term is string => term !== undefined);
+        memo.set(word, wordTerms);
+      }
+      terms.push(...wordTerms);
+    }
+    return terms;
   };
-  add(pathTerms(document.path, vocabulary), WEIGHTS.path);
-  add(termsOf(document.description), WEIGHTS.description);
-  add(termsOf(document.capabilities.join(" ")), WEIGHTS.capabilities);
-  add(termsOf(document.instructions), WEIGHTS.instructions);
-  add(termsOf(document.inputFields.map((field) => field.name).join(" ")), WEIGHTS.fieldNames);
-  add(termsOf(document.inputFields.map((field) => field.description).join(" ")), WEIGHTS.fieldDescriptions);
-  return { terms, length };
-}
-
-/** Path words, with run-together segments also split into known words. */
-function pathTerms(path: string, vocabulary: ReadonlySet<string>): string[] {
-  const words: string[] = [];
-  for (const word of splitWords(path)) {
-    words.push(word);
-    words.push(...(splitCompound(word, vocabulary) ?? []));
-  }
-  return words.map(termOf).filter((term): term is string => term !== undefined);
 }

@@ -44,10 +44,9 @@ export class AfiSearchSession implements ControlSession {
   read(offset: number, length: number): Uint8Array {
     if (this.failure !== undefined) throw this.failure;
     if (this.answer === undefined) {
-      const request = this.wrote ? this.request : this.slot.latest;
-      if (request === undefined || request.length === 0) {
-        throw new TreeError("invalid_path", "no search request: write a JSON request to /.afi/search first");
-      }
+      const request = this.wrote ? this.request : this.takeLatest();
+      // With no request yet the file reads as empty, so `grep -r` and `cat` over the mount never fail on it.
+      if (request === undefined || request.length === 0) return new Uint8Array(0);
       try {
         this.answer = this.run(new TextDecoder().decode(request));
       } catch (error) {
@@ -58,11 +57,19 @@ export class AfiSearchSession implements ControlSession {
     return this.answer.subarray(offset, offset + length);
   }
 
+  /** A request left by a writer is answered once, like a pipe, so later `grep -r` or `cat` read an empty file. */
+  private takeLatest(): Uint8Array | undefined {
+    const latest = this.slot.latest;
+    this.slot.latest = undefined;
+    return latest;
+  }
+
   size(): number {
     return this.answer?.length ?? this.request.length;
   }
 
   close(): void {
-    if (this.wrote && this.request.length > 0) this.slot.latest = this.request;
+    // A writer that read its own answer (one handle for both) leaves nothing for others.
+    if (this.wrote && this.request.length > 0 && this.answer === undefined && this.failure === undefined) this.slot.latest = this.request;
   }
 }

@@ -39,9 +39,9 @@ export interface TreeEntry extends TreeNodeInfo {
 
 /**
  * A per-open session on a control file: writes collect a request, reads return its answer.
- * A session that reads without having written answers the request most recently
- * closed on the same tree, so `echo '{…}' > .afi/search; cat .afi/search` works
- * from a shell, where the writer and the reader are separate opens. Transports
+ * A session that reads without having written takes the request most recently
+ * closed unanswered on the same tree, so `echo '{…}' > .afi/search; cat .afi/search`
+ * works from a shell, where the writer and the reader are separate opens. Transports
  * must serve control files uncached (direct I/O): each answer is computed anew.
  */
 export interface ControlSession {
@@ -51,7 +51,7 @@ export interface ControlSession {
   read(offset: number, length: number): Uint8Array;
   /** Current size in bytes (request while writing, answer once read). */
   size(): number;
-  /** The handle is released: a request written through it becomes the tree's latest. */
+  /** The handle is released: a request written but not read through it waits for the next reader. */
   close(): void;
 }
 

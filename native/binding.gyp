@@ -1,0 +1,21 @@
+{
+  # Builds native/build/Release/forage_fuse.node against libfuse3 (pkg-config fuse3).
+  # Run from the repository root: node-gyp rebuild --directory native
+  "targets": [
+    {
+      "target_name": "forage_fuse",
+      "sources": [
+        "addon.c",
+        "invalidate.c",
+        "js.c",
+        "ops.c",
+        "replies.c",
+        "requests.c",
+        "session.c"
+      ],
+      "cflags": ["-std=gnu11", "-Wall", "-Wextra", "-O2", "<!@(pkg-config --cflags fuse3)"],
+      "cflags!": ["-fno-exceptions"],
+      "libraries": ["<!@(pkg-config --libs fuse3)"]
+    }
+  ]
+}

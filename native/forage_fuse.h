@@ -1,0 +1,143 @@
+/*
+ * forage_fuse: a small N-API binding to libfuse3's low-level API.
+ *
+ * The addon knows nothing of catalogs. It mounts a session, watches
+ * /dev/fuse from Node's own event loop (uv_poll, no extra threads), hands
+ * every request to a JS handler together with a request id, and lets JS
+ * answer later through the reply* functions. See docs/native.md.
+ */
+#ifndef FORAGE_FUSE_H
+#define FORAGE_FUSE_H
+
+#define FUSE_USE_VERSION 35
+#ifndef NAPI_VERSION
+#define NAPI_VERSION 8
+#endif
+
+#include <fuse_lowlevel.h>
+#include <node_api.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#include <uv.h>
+
+/* The JS handlers a session calls; the index of each in session->handlers. */
+enum forage_op {
+  OP_LOOKUP,
+  OP_FORGET,
+  OP_GETATTR,
+  OP_SETATTR,
+  OP_READLINK,
+  OP_OPEN,
+  OP_READ,
+  OP_WRITE,
+  OP_FLUSH,
+  OP_RELEASE,
+  OP_READDIR,
+  OP_STATFS,
+  OP_COUNT
+};
+
+/* The handler names JS passes in its handlers object, by enum forage_op. */
+extern const char *const forage_op_names[OP_COUNT];
+
+/* Flags JS passes to replyOpen (our own small ABI, not the kernel's). */
+enum forage_open_flag {
+  OPEN_KEEP_CACHE = 1,
+  OPEN_DIRECT_IO = 2,
+  OPEN_NOFLUSH = 4,
+  OPEN_NONSEEKABLE = 8,
+};
+
+typedef struct forage_session {
+  napi_env env;
+  struct fuse_session *se;
+  uv_poll_t poll;
+  struct fuse_buf buf; /* receive buffer, reused for every request */
+
+  napi_ref handlers[OP_COUNT]; /* NULL where JS gave no handler */
+  napi_ref on_error;           /* (error) => void, for exceptions in handlers */
+  napi_ref on_close;           /* (external: boolean) => void, once */
+  napi_ref resource;           /* async resource for callback scopes */
+  napi_async_context async_context;
+
+  /* Attributes common to every node, so replies carry only ino/mode/size. */
+  uid_t uid;
+  gid_t gid;
+  struct timespec mtime;
+
+  bool want_no_opendir; /* JS asked for it */
+  bool no_opendir;      /* ...and the kernel offers it */
+  bool want_no_open;    /* JS asked for it (no per-open state needed at all) */
+  bool no_open;         /* ...and the kernel offers it */
+  bool fast_open;       /* answer open/flush/release of plain files here */
+
+  /* By inode number: 1 when the last mode we reported for it was a regular
+   * file without write bits (a "plain" file, opened without JS). */
+  uint8_t *plain;
+  size_t plain_size;
+
+  int dispatch_depth;              /* > 0 while inside fuse_session_process_buf */
+  bool in_js;                      /* JS scopes open for this wakeup (see session_enter_js) */
+  napi_handle_scope js_handles;
+  napi_callback_scope js_callback;
+  bool closing;                    /* teardown requested */
+  bool ended;                      /* the kernel side is gone (unmounted from outside) */
+  bool torn_down;                  /* libfuse session unmounted */
+  bool env_gone;                   /* Node is shutting down: never call JS again */
+  volatile int pending_invalidations; /* batches on the threadpool */
+  int refs;                        /* the JS external + the live mount */
+  struct forage_session *next;     /* list of live sessions, for exit hooks */
+} forage_session;
+
+/* requests.c: pending requests, named by ids that are safe to hand to JS. */
+int64_t requests_add(fuse_req_t req, forage_session *owner);
+fuse_req_t requests_take(int64_t id, forage_session **owner);
+bool requests_is_pending(int64_t id);
+void requests_fail_all(forage_session *owner, int err);
+
+/* ops.c: the low-level operations table. */
+extern const struct fuse_lowlevel_ops forage_ops;
+void forage_report_exception(forage_session *s);
+
+/* session.c: mount, event loop integration and teardown. */
+forage_session *session_mount(napi_env env, const char *mountpoint, const char *options,
+                              bool debug, char *error, size_t error_size);
+void session_request_close(forage_session *s, bool force);
+void session_maybe_teardown(forage_session *s);
+void session_unref(forage_session *s);
+void session_install_exit_hooks(napi_env env);
+void session_fill_stat(const forage_session *s, struct stat *st, uint64_t ino, uint32_t mode,
+                       double size);
+void session_enter_js(forage_session *s);
+void session_note_mode(forage_session *s, uint64_t ino, uint32_t mode);
+bool session_is_plain(const forage_session *s, uint64_t ino);
+
+/* invalidate.c: kernel cache invalidation off the event loop thread. */
+napi_value js_invalidate(napi_env env, napi_callback_info info);
+
+/* replies.c: the reply functions exported to JS. */
+napi_value js_reply_err(napi_env env, napi_callback_info info);
+napi_value js_reply_entry(napi_env env, napi_callback_info info);
+napi_value js_reply_attr(napi_env env, napi_callback_info info);
+napi_value js_reply_readlink(napi_env env, napi_callback_info info);
+napi_value js_reply_open(napi_env env, napi_callback_info info);
+napi_value js_reply_buf(napi_env env, napi_callback_info info);
+napi_value js_reply_write(napi_env env, napi_callback_info info);
+napi_value js_reply_statfs(napi_env env, napi_callback_info info);
+napi_value js_reply_readdir(napi_env env, napi_callback_info info);
+
+/* js.c: small helpers for reading JS arguments. Each throws a TypeError and
+ * returns false when the value has the wrong type. */
+bool js_args(napi_env env, napi_callback_info info, size_t n, napi_value *argv);
+bool js_int64(napi_env env, napi_value v, int64_t *out);
+bool js_double(napi_env env, napi_value v, double *out);
+bool js_bool(napi_env env, napi_value v, bool *out);
+char *js_string_dup(napi_env env, napi_value v); /* malloc'd; NULL on error */
+bool js_string_into(napi_env env, napi_value v, char *buf, size_t size, size_t *len);
+bool js_session(napi_env env, napi_value v, forage_session **out);
+napi_value js_boolean(napi_env env, bool b);
+napi_value js_number(napi_env env, double d);
+napi_value js_undefined(napi_env env);
+
+#endif

@@ -1,0 +1,437 @@
+/*
+ * The low-level operations.
+ *
+ * Every operation that needs the tree is handed to a JS handler as
+ * (requestId, ...args); JS answers through the reply* functions, now or later.
+ * The few answers that need no tree (opendir, releasedir, writes to anything
+ * but a file) are given here, so they never cost a trip into JS.
+ *
+ * These callbacks run inside fuse_session_process_buf, which session.c calls
+ * from the uv_poll callback with a handle scope and a callback scope open.
+ */
+#include "forage_fuse.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const forage_op_names[OP_COUNT] = {
+  [OP_LOOKUP] = "lookup",     [OP_FORGET] = "forget",   [OP_GETATTR] = "getattr",
+  [OP_SETATTR] = "setattr",   [OP_READLINK] = "readlink", [OP_OPEN] = "open",
+  [OP_READ] = "read",         [OP_WRITE] = "write",     [OP_FLUSH] = "flush",
+  [OP_RELEASE] = "release",   [OP_READDIR] = "readdir", [OP_STATFS] = "statfs",
+};
+
+/* Exceptions thrown by JS handlers land here: they must never unwind into
+ * libfuse or kill the daemon. They go to the onError callback, or stderr. */
+void forage_report_exception(forage_session *s) {
+  napi_env env = s->env;
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) != napi_ok || !pending) return;
+  napi_value error;
+  napi_get_and_clear_last_exception(env, &error);
+  napi_value on_error = NULL;
+  if (s->on_error) napi_get_reference_value(env, s->on_error, &on_error);
+  if (on_error && napi_call_function(env, js_undefined(env), on_error, 1, &error, NULL) == napi_ok)
+    return;
+  napi_get_and_clear_last_exception(env, &error);
+  fprintf(stderr, "forage-fuse: a request handler threw and so did onError\n");
+}
+
+/* One call into a JS handler. */
+struct js_call {
+  forage_session *s;
+  napi_handle_scope scope;
+  napi_value fn;
+  napi_value argv[6];
+  size_t argc;
+  int64_t id; /* 0 for calls that answer nothing (forget) */
+};
+
+static void arg_number(struct js_call *c, double d) {
+  c->argv[c->argc++] = js_number(c->s->env, d);
+}
+
+static void arg_string(struct js_call *c, const char *s) {
+  napi_create_string_utf8(c->s->env, s, NAPI_AUTO_LENGTH, &c->argv[c->argc++]);
+}
+
+static void arg_bool(struct js_call *c, bool b) {
+  c->argv[c->argc++] = js_boolean(c->s->env, b);
+}
+
+static void arg_bytes(struct js_call *c, const char *data, size_t size) {
+  /* A copy: libfuse reuses its receive buffer for the next request. */
+  napi_create_buffer_copy(c->s->env, size, data, NULL, &c->argv[c->argc++]);
+}
+
+static bool open_call(struct js_call *c, forage_session *s, enum forage_op op) {
+  if (!s->handlers[op] || s->env_gone) return false;
+  session_enter_js(s);
+  c->s = s;
+  c->argc = 0;
+  c->id = 0;
+  napi_open_handle_scope(s->env, &c->scope);
+  napi_get_reference_value(s->env, s->handlers[op], &c->fn);
+  return true;
+}
+
+/* Starts a call for a request JS must answer. When there is no handler, or
+ * the request cannot be registered, it is answered here and false returned. */
+static bool call_begin(struct js_call *c, fuse_req_t req, enum forage_op op) {
+  forage_session *s = fuse_req_userdata(req);
+  if (!open_call(c, s, op)) {
+    fuse_reply_err(req, s->env_gone ? EIO : ENOSYS);
+    return false;
+  }
+  c->id = requests_add(req, s);
+  if (!c->id) {
+    napi_close_handle_scope(s->env, c->scope);
+    fuse_reply_err(req, ENOMEM);
+    return false;
+  }
+  arg_number(c, (double)c->id);
+  return true;
+}
+
+/* Calls the handler. If it throws, the request (when still unanswered) gets
+ * EIO: a bug in a handler must neither kill the daemon nor hang a reader. */
+static void call_end(struct js_call *c) {
+  napi_env env = c->s->env;
+  napi_status status = napi_call_function(env, js_undefined(env), c->fn, c->argc, c->argv, NULL);
+  if (status != napi_ok) {
+    forage_report_exception(c->s);
+    if (c->id) {
+      fuse_req_t req = requests_take(c->id, NULL);
+      if (req) fuse_reply_err(req, EIO);
+    }
+  }
+  napi_close_handle_scope(env, c->scope);
+}
+
+/* ---- Operations answered by JS ---------------------------------------- */
+
+static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
+  struct js_call c;
+  if (!call_begin(&c, req, OP_LOOKUP)) return;
+  arg_number(&c, (double)parent);
+  arg_string(&c, name);
+  call_end(&c);
+}
+
+static void forget_one(forage_session *s, fuse_ino_t ino, uint64_t nlookup) {
+  struct js_call c;
+  if (!open_call(&c, s, OP_FORGET)) return;
+  arg_number(&c, (double)ino);
+  arg_number(&c, (double)nlookup);
+  call_end(&c);
+}
+
+static void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
+  forget_one(fuse_req_userdata(req), ino, nlookup);
+  fuse_reply_none(req);
+}
+
+static void op_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_data *forgets) {
+  forage_session *s = fuse_req_userdata(req);
+  for (size_t i = 0; i < count; i++) forget_one(s, forgets[i].ino, forgets[i].nlookup);
+  fuse_reply_none(req);
+}
+
+static double file_handle(const struct fuse_file_info *fi) {
+  return fi ? (double)fi->fh : 0;
+}
+
+static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  struct js_call c;
+  if (!call_begin(&c, req, OP_GETATTR)) return;
+  arg_number(&c, (double)ino);
+  arg_number(&c, file_handle(fi));
+  call_end(&c);
+}
+
+static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
+                       struct fuse_file_info *fi) {
+  struct js_call c;
+  if (!call_begin(&c, req, OP_SETATTR)) return;
+  arg_number(&c, (double)ino);
+  arg_number(&c, to_set);
+  arg_number(&c, (double)attr->st_size);
+  arg_number(&c, file_handle(fi));
+  call_end(&c);
+}
+
+static void op_readlink(fuse_req_t req, fuse_ino_t ino) {
+  struct js_call c;
+  if (!call_begin(&c, req, OP_READLINK)) return;
+  arg_number(&c, (double)ino);
+  call_end(&c);
+}
+
+static bool session_no_open(fuse_req_t req) {
+  const forage_session *s = fuse_req_userdata(req);
+  return s->no_open;
+}
+
+/* A plain file (read-only, no per-open state) opens without JS: the kernel
+ * keeps its pages across opens and sends no flush; fh 0 marks such opens. */
+static void open_plain(fuse_req_t req, struct fuse_file_info *fi) {
+  if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) {
+    fuse_reply_err(req, EROFS);
+    return;
+  }
+  fi->fh = 0;
+  fi->keep_cache = 1;
+  fi->noflush = 1;
+  fuse_reply_open(req, fi);
+}
+
+static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  forage_session *s = fuse_req_userdata(req);
+  if (s->no_open) {
+    fuse_reply_err(req, ENOSYS); /* the kernel stops sending open/release */
+    return;
+  }
+  if (s->fast_open && session_is_plain(s, ino)) {
+    open_plain(req, fi);
+    return;
+  }
+  struct js_call c;
+  if (!call_begin(&c, req, OP_OPEN)) return;
+  arg_number(&c, (double)ino);
+  arg_number(&c, fi->flags);
+  call_end(&c);
+}
+
+static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                    struct fuse_file_info *fi) {
+  struct js_call c;
+  if (!call_begin(&c, req, OP_READ)) return;
+  arg_number(&c, (double)ino);
+  arg_number(&c, (double)size);
+  arg_number(&c, (double)off);
+  arg_number(&c, file_handle(fi));
+  call_end(&c);
+}
+
+static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
+                     struct fuse_file_info *fi) {
+  struct js_call c;
+  if (!call_begin(&c, req, OP_WRITE)) return;
+  arg_number(&c, (double)ino);
+  arg_bytes(&c, buf, size);
+  arg_number(&c, (double)off);
+  arg_number(&c, file_handle(fi));
+  call_end(&c);
+}
+
+static void op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  if (session_no_open(req)) {
+    /* Nothing has per-open state: ENOSYS stops flushes on every close. */
+    fuse_reply_err(req, ENOSYS);
+    return;
+  }
+  if (fi->fh == 0) { /* opened without JS: nothing to flush */
+    fuse_reply_err(req, 0);
+    return;
+  }
+  struct js_call c;
+  if (!call_begin(&c, req, OP_FLUSH)) return;
+  arg_number(&c, (double)ino);
+  arg_number(&c, file_handle(fi));
+  call_end(&c);
+}
+
+static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  if (fi->fh == 0) { /* opened without JS: nothing to release */
+    fuse_reply_err(req, 0);
+    return;
+  }
+  struct js_call c;
+  if (!call_begin(&c, req, OP_RELEASE)) return;
+  arg_number(&c, (double)ino);
+  arg_number(&c, file_handle(fi));
+  call_end(&c);
+}
+
+static void readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus) {
+  struct js_call c;
+  if (!call_begin(&c, req, OP_READDIR)) return;
+  arg_number(&c, (double)ino);
+  arg_number(&c, (double)size);
+  arg_number(&c, (double)off);
+  arg_bool(&c, plus);
+  call_end(&c);
+}
+
+static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                       struct fuse_file_info *fi) {
+  (void)fi;
+  readdir_common(req, ino, size, off, false);
+}
+
+static void op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                           struct fuse_file_info *fi) {
+  (void)fi;
+  readdir_common(req, ino, size, off, true);
+}
+
+static void op_statfs(fuse_req_t req, fuse_ino_t ino) {
+  forage_session *s = fuse_req_userdata(req);
+  if (!s->handlers[OP_STATFS]) {
+    /* A sensible answer without JS: no blocks, no free space, long names. */
+    struct statvfs st = { .f_bsize = 4096, .f_frsize = 4096, .f_namemax = 255 };
+    fuse_reply_statfs(req, &st);
+    return;
+  }
+  struct js_call c;
+  if (!call_begin(&c, req, OP_STATFS)) return;
+  arg_number(&c, (double)ino);
+  call_end(&c);
+}
+
+/* ---- Operations answered here ------------------------------------------ */
+
+/* Directories carry no per-open state, so opendir never needs JS. Where the
+ * kernel offers it, ENOSYS makes it stop sending opendir/releasedir at all
+ * and cache every directory's entries (FOPEN_KEEP_CACHE | FOPEN_CACHE_DIR is
+ * its default then). Otherwise ask for the same caching explicitly. */
+static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  forage_session *s = fuse_req_userdata(req);
+  (void)ino;
+  if (s->no_opendir) {
+    fuse_reply_err(req, ENOSYS);
+    return;
+  }
+  fi->fh = 0;
+  fi->cache_readdir = 1;
+  fi->keep_cache = 1; /* for directories too: keep the readdir cache across opens */
+  fuse_reply_open(req, fi);
+}
+
+static void op_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  (void)ino;
+  (void)fi;
+  fuse_reply_err(req, 0);
+}
+
+/* The tree is read-only: every namespace change is EROFS. Without these the
+ * kernel would report ENOSYS ("Function not implemented"), which misleads. */
+static void reply_read_only(fuse_req_t req) {
+  fuse_reply_err(req, EROFS);
+}
+
+static void op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+                     dev_t rdev) {
+  (void)parent, (void)name, (void)mode, (void)rdev;
+  reply_read_only(req);
+}
+
+static void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode) {
+  (void)parent, (void)name, (void)mode;
+  reply_read_only(req);
+}
+
+static void op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name) {
+  (void)parent, (void)name;
+  reply_read_only(req);
+}
+
+static void op_symlink(fuse_req_t req, const char *link, fuse_ino_t parent, const char *name) {
+  (void)link, (void)parent, (void)name;
+  reply_read_only(req);
+}
+
+static void op_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_ino_t newparent,
+                      const char *newname, unsigned int flags) {
+  (void)parent, (void)name, (void)newparent, (void)newname, (void)flags;
+  reply_read_only(req);
+}
+
+static void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname) {
+  (void)ino, (void)newparent, (void)newname;
+  reply_read_only(req);
+}
+
+static void op_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+                      struct fuse_file_info *fi) {
+  (void)parent, (void)name, (void)mode, (void)fi;
+  reply_read_only(req);
+}
+
+static void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const char *value,
+                        size_t size, int flags) {
+  (void)ino, (void)name, (void)value, (void)size, (void)flags;
+  reply_read_only(req);
+}
+
+static void op_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name) {
+  (void)ino, (void)name;
+  reply_read_only(req);
+}
+
+static void op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset, off_t length,
+                         struct fuse_file_info *fi) {
+  (void)ino, (void)mode, (void)offset, (void)length, (void)fi;
+  reply_read_only(req);
+}
+
+static void set_want(struct fuse_conn_info *conn, unsigned cap, bool on) {
+  if (on && (conn->capable & cap)) conn->want |= cap;
+  if (!on) conn->want &= ~cap;
+}
+
+/* Negotiates kernel features. A revision is immutable and reloads invalidate
+ * explicitly, so the kernel may cache everything for as long as it likes. */
+static void op_init(void *userdata, struct fuse_conn_info *conn) {
+  forage_session *s = userdata;
+  /* readdirplus always (not "auto"): attributes cost nothing extra here and
+   * save a lookup per entry for find, ls -l and cat of every file. */
+  set_want(conn, FUSE_CAP_READDIRPLUS, true);
+  set_want(conn, FUSE_CAP_READDIRPLUS_AUTO, false);
+  /* No implicit page-cache invalidation on attribute changes: we call
+   * notify_inval_inode ourselves when a new revision is swapped in. */
+  set_want(conn, FUSE_CAP_AUTO_INVAL_DATA, false);
+  set_want(conn, FUSE_CAP_EXPLICIT_INVAL_DATA, true);
+  set_want(conn, FUSE_CAP_CACHE_SYMLINKS, true);
+  set_want(conn, FUSE_CAP_WRITEBACK_CACHE, false);
+  /* Replies come from JS memory; splice only pays off when moving data
+   * between file descriptors, and would add a pipe per request. */
+  set_want(conn, FUSE_CAP_SPLICE_READ | FUSE_CAP_SPLICE_WRITE | FUSE_CAP_SPLICE_MOVE, false);
+  s->no_opendir = s->want_no_opendir && (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT);
+  set_want(conn, FUSE_CAP_NO_OPENDIR_SUPPORT, s->no_opendir);
+  s->no_open = s->want_no_open && (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT);
+  set_want(conn, FUSE_CAP_NO_OPEN_SUPPORT, s->no_open);
+}
+
+const struct fuse_lowlevel_ops forage_ops = {
+  .init = op_init,
+  .lookup = op_lookup,
+  .forget = op_forget,
+  .forget_multi = op_forget_multi,
+  .getattr = op_getattr,
+  .setattr = op_setattr,
+  .readlink = op_readlink,
+  .mknod = op_mknod,
+  .mkdir = op_mkdir,
+  .unlink = op_unlink,
+  .rmdir = op_unlink,
+  .symlink = op_symlink,
+  .rename = op_rename,
+  .link = op_link,
+  .open = op_open,
+  .read = op_read,
+  .write = op_write,
+  .flush = op_flush,
+  .release = op_release,
+  .opendir = op_opendir,
+  .readdir = op_readdir,
+  .readdirplus = op_readdirplus,
+  .releasedir = op_releasedir,
+  .statfs = op_statfs,
+  .setxattr = op_setxattr,
+  .removexattr = op_removexattr,
+  .create = op_create,
+  .fallocate = op_fallocate,
+};

@@ -1,0 +1,42 @@
+// The two engines under test, behind one interface: rank(query) → groups of tool ids, best first.
+import MiniSearch from "minisearch";
+import { z } from "zod";
+import { createCatalog } from "../../../dist/index.js";
+import { toolPaths } from "./tool-paths.mjs";
+
+/** How deep both engines are read: Forage returns at most 50 results per search. */
+export const DEPTH = 50;
+
+/**
+ * Forage over the tools: one operation per tool, empty input, the tool's
+ * description. A merged result (with peers) is one group: all its tools sit at
+ * that rank, since Forage shows them as one answer.
+ */
+export function forageEngine(tools) {
+  const { pathById, idByPath } = toolPaths(tools);
+  const input = z.object({});
+  const catalog = createCatalog({
+    revision: "metatool",
+    operations: tools.map((tool) => ({ path: pathById.get(tool.id), input, description: tool.description })),
+  });
+  return {
+    name: "Forage",
+    rank(query) {
+      return catalog.search(query, { limit: DEPTH }).results.map((result) =>
+        [result.path, ...(result.peers ?? [])].map((path) => idByPath.get(path)),
+      );
+    },
+  };
+}
+
+/** The baseline: MiniSearch with default options over name + description, searched with default options. */
+export function miniSearchEngine(tools) {
+  const index = new MiniSearch({ fields: ["name", "description"] });
+  index.addAll(tools.map((tool) => ({ id: tool.id, name: tool.name, description: tool.description })));
+  return {
+    name: "MiniSearch (BM25, defaults)",
+    rank(query) {
+      return index.search(query).slice(0, DEPTH).map((result) => [result.id]);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// Loads the MetaTool tool-search fixture from the shared folder beside the project.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The project root: three levels above this script (scripts/bench/search-quality). */
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/**
+ * The fixture folder. shared/ sits beside the project both here and in CI
+ * (../shared), so it is resolved from the project root, never from the cwd.
+ */
+export const fixtureDir = resolve(process.env.FORAGE_SHARED_DIR ?? resolve(projectRoot, "../shared"), "fixtures/tool-search");
+
+/** Parses a JSON Lines file into an array of records. */
+function readJsonLines(file) {
+  return readFileSync(resolve(fixtureDir, file), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+}
+
+/** The tools ({ id, name, description }) and queries ({ id, split, query, relevant }). */
+export function loadFixture() {
+  return { tools: readJsonLines("metatool.catalog.jsonl"), queries: readJsonLines("metatool.queries.jsonl") };
+}

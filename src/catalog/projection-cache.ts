@@ -1,0 +1,32 @@
+import { projectJsonSchema, type JsonSchema, type ProjectionSide } from "../describe/json-schema.js";
+import { canonicalJson } from "./canonical-json.js";
+import { deepFreeze } from "./deep-freeze.js";
+
+/** One validator's projection, frozen, with its canonical JSON text. */
+export interface Projection {
+  readonly schema: JsonSchema;
+  readonly canonical: string;
+}
+
+/**
+ * The projections made during one createCatalog call, by validator and side.
+ * Hosts often give many operations the same validator object, and projecting
+ * is most of the cost of creation; a validator's projection cannot change
+ * while one synchronous call runs, so each is made, checked and frozen once.
+ * Validators that fail to project are not cached: the first failure ends the
+ * call.
+ */
+export class ProjectionCache {
+  private readonly made = { input: new WeakMap<object, Projection>(), output: new WeakMap<object, Projection>() };
+
+  /** The projection of `validator`; throws a plain Error saying why it cannot be projected. */
+  project(validator: unknown, side: ProjectionSide): Projection {
+    const cacheable = validator !== null && (typeof validator === "object" || typeof validator === "function");
+    const cached = cacheable ? this.made[side].get(validator) : undefined;
+    if (cached !== undefined) return cached;
+    const schema = deepFreeze(projectJsonSchema(validator, side));
+    const projection: Projection = { schema, canonical: canonicalJson(schema) };
+    if (cacheable) this.made[side].set(validator, projection);
+    return projection;
+  }
+}

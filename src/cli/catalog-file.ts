@@ -1,0 +1,46 @@
+import { parse as parseYaml } from "yaml";
+import { jsonSchemaToZod } from "../json-schema/index.js";
+import type { OperationDefinition } from "../catalog/types.js";
+import { ForageError } from "../forage-error.js";
+
+/** Largest catalog file read, the same as the OpenAPI intake bound: checked before parsing. */
+export const MAX_CATALOG_FILE_BYTES = 2 * 1_024 * 1_024;
+
+/**
+ * Operations from a JSON or YAML catalog file:
+ * `{ operations: [{ path, description?, capabilities?, instructions?, inputSchema, outputSchema? }] }`.
+ * Schemas are JSON Schema, compiled by the same jsonSchemaToZod as OpenAPI intake and App methods.
+ */
+export function catalogFileOperations(text: string, name: string): OperationDefinition[] {
+  if (Buffer.byteLength(text) > MAX_CATALOG_FILE_BYTES) {
+    throw new ForageError("too_large", `${name}: over ${MAX_CATALOG_FILE_BYTES} bytes`);
+  }
+  const document: unknown = parseYaml(text, { maxAliasCount: 0, prettyErrors: false });
+  const operations = (document as { operations?: unknown } | null)?.operations;
+  if (!Array.isArray(operations)) throw new ForageError("invalid_catalog", `${name}: expected { operations: [...] } or an OpenAPI document`);
+  return operations.map((entry: unknown, index) => operationFromEntry(entry, `${name}: operation #${index}`));
+}
+
+function operationFromEntry(entry: unknown, where: string): OperationDefinition {
+  if (entry === null || typeof entry !== "object") throw new ForageError("invalid_catalog", `${where} is not an object`);
+  const { path, description, capabilities, instructions, inputSchema, outputSchema } = entry as Record<string, unknown>;
+  const label = typeof path === "string" ? `${where} (${path})` : where;
+  if (inputSchema === undefined) throw new ForageError("invalid_catalog", `${label} has no inputSchema`);
+  return {
+    path: path as string,
+    description: description as string | undefined,
+    capabilities: capabilities as string[] | undefined,
+    instructions: instructions as string | undefined,
+    input: compile(inputSchema, `${label} inputSchema`),
+    ...(outputSchema === undefined ? {} : { output: compile(outputSchema, `${label} outputSchema`) }),
+  };
+}
+
+function compile(schema: unknown, where: string): OperationDefinition["input"] {
+  try {
+    return jsonSchemaToZod(schema) as unknown as OperationDefinition["input"];
+  } catch (error) {
+    if (error instanceof ForageError) throw new ForageError(error.code, `${where}: ${error.message}`, { ...error.details });
+    throw error;
+  }
+}

@@ -1,0 +1,103 @@
+import { readFileSync } from "node:fs";
+import { basename, extname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createCatalog } from "../catalog/create-catalog.js";
+import { sha256Hex } from "../catalog/canonical-json.js";
+import type { Catalog, OperationDefinition } from "../catalog/types.js";
+import { exampleOperations } from "../example/example-operations.js";
+import { catalogFileOperations } from "./catalog-file.js";
+import { CliError } from "./cli-error.js";
+
+/** One source on the command line: `[namespace=]file`. */
+export interface SourceSpec {
+  readonly file: string;
+  readonly namespace: string | undefined;
+}
+
+/** Parses `[namespace=]file`. */
+export function parseSourceSpec(argument: string): SourceSpec {
+  const match = /^([A-Za-z_][A-Za-z0-9_.]*)=(.+)$/.exec(argument);
+  return match === null ? { file: resolve(argument), namespace: undefined } : { file: resolve(match[2] as string), namespace: match[1] };
+}
+
+/** Builds one catalog from the sources, or from the built-in example. Its revision is a digest of the inputs. */
+export async function loadCatalog(sources: readonly SourceSpec[], example: boolean): Promise<Catalog> {
+  if (example) return createCatalog({ revision: "example.1", operations: exampleOperations });
+  const only = sources.length === 1 ? sources[0] : undefined;
+  if (only !== undefined && only.namespace === undefined && isModule(only.file)) {
+    const exported = await moduleExports(only.file, sha256Hex(readSource(only.file)));
+    if (isCatalog(exported)) return exported;
+  }
+  const digests: string[] = [];
+  const operations: OperationDefinition[] = [];
+  for (const source of sources) {
+    const { definitions, digest } = await loadSource(source);
+    digests.push(digest);
+    operations.push(...definitions);
+  }
+  return createCatalog({ revision: `sources.${sha256Hex(digests.join("\u0000")).slice(0, 16)}`, operations });
+}
+
+async function loadSource(source: SourceSpec): Promise<{ definitions: OperationDefinition[]; digest: string }> {
+  const text = readSource(source.file);
+  const digest = sha256Hex(text);
+  if (isModule(source.file)) return { definitions: prefixed(moduleOperations(source.file, await moduleExports(source.file, digest)), source.namespace), digest };
+  if (![".json", ".yaml", ".yml"].includes(extname(source.file).toLowerCase())) {
+    throw new CliError(`source ${source.file}: expected a .js/.mjs module, or a .json/.yaml OpenAPI spec or catalog file`, 2);
+  }
+  if (looksLikeOpenApi(text)) {
+    const namespace = source.namespace ?? defaultNamespace(source.file);
+    // Intake loads only for specs, so mounting a module never pays for the OpenAPI resolver.
+    const { openApiOperations } = await import("./openapi-source.js");
+    return { definitions: openApiOperations(text, namespace), digest };
+  }
+  return { definitions: prefixed(catalogFileOperations(text, basename(source.file)), source.namespace), digest };
+}
+
+/**
+ * OpenAPI and Swagger documents name their version in a top-level key. Only the
+ * head of the text is scanned, so a hostile file reaches intake's own bounds
+ * before any parsing here.
+ */
+function looksLikeOpenApi(text: string): boolean {
+  return /(^|[{,]\s*)["']?(openapi|swagger)["']?\s*:/m.test(text.slice(0, 16_384));
+}
+
+/** A spec's file name as a namespace: `petstore-expanded.yaml` → `petstore_expanded`. */
+export function defaultNamespace(file: string): string {
+  const stem = basename(file).replace(/\.(json|ya?ml)$/i, "").replace(/[^A-Za-z0-9_]/g, "_");
+  return /^[A-Za-z_]/.test(stem) ? stem : `api_${stem}`;
+}
+
+function readSource(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new CliError(`cannot read source ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+function isModule(file: string): boolean {
+  return [".js", ".mjs", ".cjs"].includes(extname(file).toLowerCase());
+}
+
+/** What a source module offers: `catalog` (or a default catalog), else `operations` (or a default array). */
+async function moduleExports(file: string, digest: string): Promise<unknown> {
+  // The digest in the URL makes a --watch reload import the new file, not Node's cached module.
+  const loaded = (await import(`${pathToFileURL(file).href}?v=${digest.slice(0, 16)}`)) as Record<string, unknown>;
+  return loaded.catalog ?? loaded.operations ?? loaded.default;
+}
+
+function isCatalog(value: unknown): value is Catalog {
+  return value !== null && typeof value === "object" && typeof (value as Catalog).stamp === "function" && typeof (value as Catalog).list === "function";
+}
+
+function moduleOperations(file: string, exported: unknown): OperationDefinition[] {
+  if (Array.isArray(exported)) return exported as OperationDefinition[];
+  const hint = isCatalog(exported) ? "; a catalog export is used only when it is the sole source, without a namespace" : "";
+  throw new CliError(`source ${file}: export \`operations\` (an array of operation definitions) or \`catalog\`${hint}`);
+}
+
+function prefixed(operations: OperationDefinition[], namespace: string | undefined): OperationDefinition[] {
+  return namespace === undefined ? operations : operations.map((operation) => ({ ...operation, path: `${namespace}.${operation.path}` }));
+}

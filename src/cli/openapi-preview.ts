@@ -1,0 +1,122 @@
+import { readFile, stat } from "node:fs/promises";
+import { MAX_SPEC_BYTES, normalizeOpenApi, toOpenApiTableRow } from "../openapi/index.js";
+import type { NormalizedOpenApi, OpenApiOperation } from "../openapi/index.js";
+import { CliError } from "./cli-error.js";
+import type { CommandIo } from "./command-io.js";
+import { describeFailure } from "./describe-failure.js";
+
+const USAGE = "usage: forage openapi preview <spec.json|spec.yaml> [--json] [--auth-parameter NAME]";
+
+interface PreviewArguments {
+  readonly spec: string;
+  readonly json: boolean;
+  readonly authParameter: string | undefined;
+}
+
+/**
+ * `forage openapi preview <spec> [--json]`: the spec's supported operations
+ * and every unsupported one with its reason. `argv` is what follows
+ * "preview". Every refusal is one line on stderr and a non-zero exit code
+ * (2 for usage, 1 otherwise), never a stack trace.
+ */
+export async function runOpenApiPreview(argv: readonly string[], io: CommandIo): Promise<number> {
+  try {
+    const args = parsePreviewArguments(argv);
+    if (args === "help") {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    const preview = normalizeOpenApi(await readSpec(args.spec), args.authParameter === undefined ? {} : { authParameter: args.authParameter });
+    io.stdout(args.json ? `${JSON.stringify(previewJson(preview), null, 2)}\n` : previewText(preview));
+    return 0;
+  } catch (error) {
+    io.stderr(`forage: ${terminalSafe(describeFailure(error)).replace(/\n/g, " ")}\n`);
+    return error instanceof CliError ? error.exitCode : 1;
+  }
+}
+
+function parsePreviewArguments(argv: readonly string[]): PreviewArguments | "help" {
+  let json = false;
+  let authParameter: string | undefined;
+  const positional: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index] as string;
+    if (argument === "--help" || argument === "-h") return "help";
+    if (argument === "--json") json = true;
+    else if (argument === "--auth-parameter") authParameter = requireValue(argv[(index += 1)]);
+    else if (argument.startsWith("--auth-parameter=")) authParameter = requireValue(argument.slice("--auth-parameter=".length));
+    else if (argument.startsWith("-") && argument !== "-") throw new CliError(`unknown option ${argument}; ${USAGE}`, 2);
+    else positional.push(argument);
+  }
+  const [spec, extra] = positional;
+  if (spec === undefined || extra !== undefined) throw new CliError(USAGE, 2);
+  return { spec, json, authParameter };
+}
+
+function requireValue(value: string | undefined): string {
+  if (value === undefined || value === "") throw new CliError(`--auth-parameter needs a name; ${USAGE}`, 2);
+  return value;
+}
+
+// The size is checked before reading, so a huge file is refused without loading it.
+async function readSpec(file: string): Promise<string> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new CliError(`${file} is not a file`);
+    if (info.size > MAX_SPEC_BYTES) throw new CliError(`${file} is ${info.size} bytes; specs are limited to ${MAX_SPEC_BYTES} (2 MiB)`);
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** The preview as JSON: rows and hints, never validators. */
+function previewJson(preview: NormalizedOpenApi): unknown {
+  return {
+    version: preview.version,
+    info: preview.info,
+    servers: preview.servers,
+    auth: preview.auth,
+    operations: preview.operations.map(operationJson),
+    unsupported: preview.unsupported,
+    notes: preview.notes,
+  };
+}
+
+function operationJson(operation: OpenApiOperation): unknown {
+  return {
+    ...toOpenApiTableRow(operation),
+    deprecated: operation.deprecated,
+    security: operation.security,
+    ...(operation.servers === undefined ? {} : { servers: operation.servers }),
+    notes: operation.notes,
+  };
+}
+
+function previewText(preview: NormalizedOpenApi): string {
+  const lines: string[] = [];
+  const title = [preview.info.title, preview.info.version].filter((part) => part !== undefined).join(" ");
+  lines.push(`${title === "" ? "(untitled)" : title} (OpenAPI ${preview.version}; provider text is third-party)`);
+  lines.push(`servers (hints only): ${preview.servers.map((server) => server.url).join(", ") || "none"}`);
+  lines.push("", `supported operations: ${preview.operations.length}`);
+  lines.push(...table(["METHOD", "PATH", "NAME", "EFFECT"], preview.operations.map((op) => [op.method, op.path, op.name, op.effect])));
+  lines.push("", `unsupported operations: ${preview.unsupported.length}`);
+  lines.push(...table(["METHOD", "PATH", "REASON"], preview.unsupported.map((op) => [op.method, op.path, op.reason])));
+  const notes = [...preview.notes, ...preview.operations.flatMap((op) => op.notes.map((note) => `${op.method} ${op.path}: ${note}`))];
+  if (notes.length > 0) lines.push("", "notes:", ...notes.map((note) => `  - ${note}`));
+  return `${lines.map(terminalSafe).join("\n")}\n`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  if (rows.length === 0) return ["  (none)"];
+  const widths = header.map((title, column) => Math.min(48, Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length))));
+  const format = (row: readonly string[]): string =>
+    `  ${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join("  ")}`.trimEnd();
+  return [format(header), ...rows.map(format)];
+}
+
+/** Escapes control and bidirectional-override characters, so third-party text cannot drive the terminal. */
+function terminalSafe(text: string): string {
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

@@ -1,0 +1,98 @@
+/**
+ * The inode <-> path table of a mount.
+ *
+ * FUSE names nodes by inode number; the tree names them by path. A node
+ * gets a number the first time the kernel hears of it (lookup or readdir)
+ * and keeps it while the kernel holds references (`nlookup`, counted from
+ * our lookup and readdirplus replies, given back by forget). Numbers are
+ * never reused, so the generation is always 0.
+ */
+import type { TreeNodeKind } from "../tree/virtual-tree.js";
+
+/** FUSE_ROOT_ID */
+export const ROOT_INO = 1;
+
+export interface InodeNode {
+  readonly ino: number;
+  readonly path: string;
+  /** The parent's inode number (the root is its own parent). */
+  readonly parent: number;
+  readonly name: string;
+  readonly kind: TreeNodeKind;
+  /** References the kernel holds. */
+  nlookup: number;
+  /** No longer reachable by path: a swapped-in tree removed it or changed its kind. */
+  stale: boolean;
+}
+
+export function childPath(parentPath: string, name: string): string {
+  return parentPath === "/" ? `/${name}` : `${parentPath}/${name}`;
+}
+
+export class InodeTable {
+  readonly #byIno = new Map<number, InodeNode>();
+  readonly #byPath = new Map<string, InodeNode>();
+  #nextIno = ROOT_INO + 1;
+
+  constructor() {
+    const root: InodeNode = { ino: ROOT_INO, path: "/", parent: ROOT_INO, name: "", kind: "directory", nlookup: 1, stale: false };
+    this.#byIno.set(ROOT_INO, root);
+    this.#byPath.set("/", root);
+  }
+
+  get size(): number {
+    return this.#byIno.size;
+  }
+
+  get(ino: number): InodeNode | undefined {
+    return this.#byIno.get(ino);
+  }
+
+  /** The live node for a path, if it has one. */
+  byPath(path: string): InodeNode | undefined {
+    return this.#byPath.get(path);
+  }
+
+  /**
+   * The node for `name` in `parent`, created when new. A node whose kind no
+   * longer matches is detached first: the kernel must never see an inode
+   * change type.
+   */
+  resolve(parent: InodeNode, name: string, kind: TreeNodeKind): InodeNode {
+    const path = childPath(parent.path, name);
+    const known = this.#byPath.get(path);
+    if (known && known.kind === kind) return known;
+    if (known) this.detach(known);
+    const node: InodeNode = { ino: this.#nextIno++, path, parent: parent.ino, name, kind, nlookup: 0, stale: false };
+    this.#byIno.set(node.ino, node);
+    this.#byPath.set(path, node);
+    return node;
+  }
+
+  /** The kernel let go of `count` references; a node nobody holds is dropped. */
+  forget(ino: number, count: number): void {
+    const node = this.#byIno.get(ino);
+    if (!node || node.ino === ROOT_INO) return;
+    node.nlookup = Math.max(0, node.nlookup - count);
+    if (node.nlookup === 0) this.remove(node);
+  }
+
+  /** Unlinks a node from its path; the kernel may still name it by number until it forgets. */
+  detach(node: InodeNode): void {
+    if (node.ino === ROOT_INO) return;
+    if (this.#byPath.get(node.path) === node) this.#byPath.delete(node.path);
+    node.stale = true;
+    if (node.nlookup === 0) this.#byIno.delete(node.ino);
+  }
+
+  remove(node: InodeNode): void {
+    if (node.ino === ROOT_INO) return;
+    this.#byIno.delete(node.ino);
+    if (this.#byPath.get(node.path) === node) this.#byPath.delete(node.path);
+  }
+
+  /** A snapshot of all nodes, safe to mutate the table while iterating it. */
+  nodes(): InodeNode[] {
+    return [...this.#byIno.values()];
+  }
+}

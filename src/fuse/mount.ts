@@ -1,0 +1,193 @@
+/**
+ * Mounting a VirtualTree: `mountTree(tree, mountpoint, options)`.
+ *
+ * The returned handle swaps in new revisions (`swap`, for --watch), unmounts
+ * (`unmount`), and tells when the mount is gone for any reason (`closed`,
+ * including an unmount from outside). The mount never outlives the process:
+ * it is unmounted on exit, on an uncaught error (via the 'exit' event and the
+ * addon's own exit hooks) and, unless `handleSignals` is false, on SIGINT,
+ * SIGTERM and SIGHUP.
+ */
+import { resolve } from "node:path";
+import type { VirtualTree } from "../tree/virtual-tree.js";
+import { prepareMountpoint } from "./mountpoint.js";
+import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
+import { TreeFilesystem } from "./tree-filesystem.js";
+
+/** One day: a revision never changes, and swap invalidates explicitly. */
+const LONG_TIMEOUT = 86_400;
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** How long a signal waits for a clean unmount before forcing it. */
+const SIGNAL_UNMOUNT_GRACE_MS = 2_000;
+
+export interface MountOptions {
+  /** Seconds the kernel caches names (default one day). */
+  readonly entryTimeout?: number;
+  /** Seconds the kernel caches attributes (default one day). */
+  readonly attrTimeout?: number;
+  /** Seconds the kernel caches missing names (default: entryTimeout; 0 = off). */
+  readonly negativeTimeout?: number;
+  /** Let other users see the mount (needs user_allow_other in /etc/fuse.conf unless root). */
+  readonly allowOther?: boolean;
+  /**
+   * Let the kernel check permission bits (default false). Off, every write
+   * reaches the daemon and gets EROFS; on, a non-root writer gets EACCES
+   * from the kernel first.
+   */
+  readonly defaultPermissions?: boolean;
+  /**
+   * Have fusermount3 unmount even if this process is killed with SIGKILL
+   * (default false). It turns noOpendir off by default: fusermount3 decides
+   * the daemon is dead when opening the mount's root fails, and under
+   * no-opendir that open never reaches the dead daemon, so it would succeed.
+   */
+  readonly autoUnmount?: boolean;
+  /** Allow a non-empty mountpoint (default false). */
+  readonly nonEmpty?: boolean;
+  /**
+   * Let the kernel open files itself (default false). Warm opens then never
+   * reach the daemon, which is as fast as FUSE gets, but there are no
+   * per-open sessions, so the control file (/.afi/search) is read-only.
+   * Meant for read-only mounts (the AFI `ro` option).
+   */
+  readonly noOpen?: boolean;
+  /** Let the kernel skip opendir/releasedir and cache every directory (default: true, unless autoUnmount). */
+  readonly noOpendir?: boolean;
+  /** Unmount cleanly on SIGINT, SIGTERM and SIGHUP, then die of the signal (default true). */
+  readonly handleSignals?: boolean;
+  /** libfuse debug output on stderr. */
+  readonly debug?: boolean;
+  /** Called with unexpected errors from the tree (the request got EIO). Default: stderr. */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface MountClosed {
+  /** True when the mount was ended from outside (fusermount3 -u, umount). */
+  readonly external: boolean;
+}
+
+export interface MountHandle {
+  /** The canonical mountpoint. */
+  readonly mountpoint: string;
+  /** The tree being served. */
+  readonly tree: VirtualTree;
+  /** Atomically serves `tree` from now on, then invalidates the kernel's caches. */
+  swap(tree: VirtualTree): Promise<void>;
+  /** Unmounts; resolves once the mount is gone. Safe to call twice. */
+  unmount(): Promise<void>;
+  /** Resolves when the mount is gone, whoever ended it. */
+  readonly closed: Promise<MountClosed>;
+}
+
+function defaultOnError(error: unknown): void {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`forage mount: a request failed with EIO: ${text}\n`);
+}
+
+export function mountOptionString(options: MountOptions): string {
+  const list = ["fsname=forage", "subtype=forage"];
+  if (options.allowOther) list.push("allow_other");
+  if (options.defaultPermissions) list.push("default_permissions");
+  if (options.autoUnmount) list.push("auto_unmount");
+  return list.join(",");
+}
+
+/**
+ * Mounts `tree` at `mountpoint` and serves it from this process's event loop.
+ * Throws (leaving nothing mounted) when FUSE is unavailable — the message
+ * says what to install — or when the mountpoint is unusable.
+ *
+ * Never read the mount from this same process synchronously: the reader
+ * would block the event loop that has to answer it.
+ */
+export async function mountTree(tree: VirtualTree, mountpoint: string, options: MountOptions = {}): Promise<MountHandle> {
+  const native = loadNativeBinding();
+  const path = prepareMountpoint(resolve(mountpoint), { nonEmpty: options.nonEmpty ?? false });
+  const entryTimeout = options.entryTimeout ?? LONG_TIMEOUT;
+  const filesystem = new TreeFilesystem(native, tree, {
+    entryTimeout,
+    attrTimeout: options.attrTimeout ?? LONG_TIMEOUT,
+    negativeTimeout: options.negativeTimeout ?? entryTimeout,
+    controlFiles: !options.noOpen,
+    onError: options.onError ?? defaultOnError,
+  });
+  return new Mount(native, filesystem, path, options);
+}
+
+class Mount implements MountHandle {
+  readonly mountpoint: string;
+  readonly closed: Promise<MountClosed>;
+  readonly #native: NativeBinding;
+  readonly #filesystem: TreeFilesystem;
+  readonly #session: NativeSession;
+  readonly #onExit = (): void => this.#native.unmount(this.#session, true);
+  readonly #onSignal = (signal: NodeJS.Signals): void => this.#unmountAndDie(signal);
+  #open = true;
+
+  constructor(native: NativeBinding, filesystem: TreeFilesystem, mountpoint: string, options: MountOptions) {
+    this.#native = native;
+    this.#filesystem = filesystem;
+    this.mountpoint = mountpoint;
+    let settle: (closed: MountClosed) => void = () => {};
+    this.closed = new Promise((resolve) => (settle = resolve));
+    this.#session = native.mount(
+      mountpoint,
+      mountOptionString(options),
+      {
+        uid: process.getuid?.() ?? 0,
+        gid: process.getgid?.() ?? 0,
+        mtime: Date.now() / 1000,
+        noOpendir: options.noOpendir ?? !options.autoUnmount,
+        noOpen: options.noOpen ?? false,
+        fastOpen: true,
+        debug: options.debug ?? false,
+      },
+      {
+        ...filesystem.handlers(),
+        onError: options.onError ?? defaultOnError,
+        onClose: (external) => {
+          this.#open = false;
+          this.#removeProcessHooks();
+          settle({ external });
+        },
+      },
+    );
+    process.on("exit", this.#onExit);
+    if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, this.#onSignal);
+  }
+
+  get tree(): VirtualTree {
+    return this.#filesystem.tree;
+  }
+
+  async swap(tree: VirtualTree): Promise<void> {
+    if (!this.#open) throw new Error(`forage mount at ${this.mountpoint} is closed`);
+    const { inodes, parents, names } = this.#filesystem.swap(tree);
+    this.#native.setMtime(this.#session, Date.now() / 1000);
+    await new Promise<void>((done) => this.#native.invalidate(this.#session, inodes, parents, names, () => done()));
+  }
+
+  async unmount(): Promise<void> {
+    if (this.#open) this.#native.unmount(this.#session, false);
+    await this.closed;
+  }
+
+  #removeProcessHooks(): void {
+    process.off("exit", this.#onExit);
+    for (const signal of SIGNALS) process.off(signal, this.#onSignal);
+  }
+
+  /** Unmounts, then lets the signal do what it would have done without us. */
+  #unmountAndDie(signal: NodeJS.Signals): void {
+    this.#removeProcessHooks();
+    const die = (): void => {
+      clearTimeout(timer);
+      process.kill(process.pid, signal);
+    };
+    const timer = setTimeout(() => {
+      this.#native.unmount(this.#session, true);
+      die();
+    }, SIGNAL_UNMOUNT_GRACE_MS);
+    void this.unmount().finally(die);
+  }
+}

@@ -1,0 +1,44 @@
+import type { DialectProfile } from "./dialect.js";
+import { childPointer } from "./json-pointer.js";
+import { keywordValue } from "./keyword-values.js";
+import { malformedSchema } from "./refusal.js";
+import type { JsonObject, JsonValue } from "./types.js";
+
+type AnnotationKind = "string" | "boolean" | "array" | "any";
+
+// Annotations carried into zod metadata, so the Standard JSON Schema projection
+// shows them. Others ($comment, xml, externalDocs, discriminator, x-*) are
+// accepted but not carried: they say nothing a caller of the validator needs.
+const CARRIED: ReadonlyMap<string, AnnotationKind> = new Map([
+  ["title", "string"],
+  ["description", "string"],
+  ["default", "any"],
+  ["examples", "array"],
+  ["deprecated", "boolean"],
+  ["readOnly", "boolean"],
+  ["writeOnly", "boolean"],
+]);
+
+/** The node's annotations as zod metadata, or undefined when it has none. They never constrain. */
+export function collectAnnotations(node: JsonObject, pointer: string, dialect: DialectProfile): Record<string, JsonValue> | undefined {
+  const meta: Record<string, JsonValue> = {};
+  for (const [keyword, kind] of CARRIED) {
+    const value = keywordValue(node, keyword);
+    if (value === undefined) continue;
+    assertKind(value, kind, keyword, pointer);
+    meta[keyword] = value;
+  }
+  // OpenAPI's singular `example` is the same kind of annotation as `examples`.
+  const example = dialect.extensions ? keywordValue(node, "example") : undefined;
+  if (example !== undefined) meta.example = example;
+  return Object.keys(meta).length === 0 ? undefined : meta;
+}
+
+function assertKind(value: JsonValue, kind: AnnotationKind, keyword: string, pointer: string): void {
+  const ok =
+    kind === "any" ||
+    (kind === "array" && Array.isArray(value)) ||
+    (kind === "string" && typeof value === "string") ||
+    (kind === "boolean" && typeof value === "boolean");
+  if (!ok) throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be ${kind === "array" ? "an array" : `a ${kind}`}`, keyword);
+}

@@ -1,0 +1,86 @@
+import { ForageError } from "../forage-error.js";
+import { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_NODES } from "./limits.js";
+import { childPointer } from "./json-pointer.js";
+import { malformedSchema, schemaTooLarge } from "./refusal.js";
+import type { JsonObject, JsonValue } from "./types.js";
+
+/**
+ * Checks that `input` is a bounded JSON document and returns a private deep copy.
+ *
+ * Runs before any compilation so a hostile document is refused in time linear
+ * in the nodes it was allowed to have: depth and node count stop the walk early.
+ * The copy means the compiled validator never aliases caller-owned objects
+ * (enum values, defaults) that the caller could mutate afterwards.
+ */
+export function copyBoundedJson(input: unknown): JsonValue {
+  const walker = new BoundedWalker();
+  return walker.copy(input, "", 0);
+}
+
+/** Defines an own enumerable data property, safe for keys such as `__proto__`. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  // Plain assignment to "__proto__" would replace the prototype instead of adding a key.
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** True for a JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+class BoundedWalker {
+  private nodes = 0;
+  // Objects on the current path: meeting one again means the input is cyclic.
+  private readonly path = new Set<object>();
+
+  copy(value: unknown, pointer: string, depth: number): JsonValue {
+    this.nodes += 1;
+    if (this.nodes > MAX_DOCUMENT_NODES) throw schemaTooLarge("the schema has too many nodes", MAX_DOCUMENT_NODES);
+    if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) throw malformedSchema(pointer, "numbers must be finite JSON numbers");
+      return value;
+    }
+    if (typeof value !== "object") throw malformedSchema(pointer, `a ${typeof value} is not a JSON value`);
+    if (depth + 1 > MAX_DOCUMENT_DEPTH) throw schemaTooLarge("the schema is nested too deeply", MAX_DOCUMENT_DEPTH, pointer);
+    if (this.path.has(value)) {
+      throw new ForageError("unsupported", `JSON Schema at #${pointer} is cyclic; recursive schemas are unsupported`, {
+        pointer,
+        reason: "cyclic object graph",
+      });
+    }
+    this.path.add(value);
+    try {
+      return Array.isArray(value) ? this.copyArray(value, pointer, depth + 1) : this.copyObject(value, pointer, depth + 1);
+    } finally {
+      this.path.delete(value);
+    }
+  }
+
+  private copyArray(value: readonly unknown[], pointer: string, depth: number): JsonValue[] {
+    const out: JsonValue[] = [];
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      // JSON arrays have no holes and no undefined members.
+      if (item === undefined) throw malformedSchema(childPointer(pointer, index), "undefined is not a JSON value");
+      out.push(this.copy(item, childPointer(pointer, index), depth));
+    }
+    return out;
+  }
+
+  private copyObject(value: object, pointer: string, depth: number): JsonObject {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      throw malformedSchema(pointer, "schema objects must be plain JSON objects");
+    }
+    const out: JsonObject = {};
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const member = record[key];
+      // JSON.stringify drops undefined members; schemas assembled in code often carry them.
+      if (member === undefined) continue;
+      setOwn(out, key, this.copy(member, childPointer(pointer, key), depth));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { compileAt, createContext } from "./compile-schema.js";
+import { resolveDialect } from "./dialect.js";
+import { copyBoundedJson } from "./json-document.js";
+import { findNonJson } from "./json-instance.js";
+import type { JsonSchemaToZodOptions } from "./types.js";
+
+/**
+ * Compiles a JSON Schema into a zod validator that accepts exactly what the
+ * schema accepts, or throws a ForageError: "unsupported" (naming the keyword
+ * and its JSON pointer), "invalid_argument" (malformed) or "too_large".
+ */
+export function jsonSchemaToZod(schema: unknown, options: JsonSchemaToZodOptions = {}): z.ZodType {
+  // Bounds and JSON-ness are checked on the raw input before any compilation work.
+  const root = copyBoundedJson(schema);
+  const dialect = resolveDialect(root, options.dialect);
+  const compiled = compileAt(root, "", createContext(root, dialect)).schema;
+  return acceptOnlyJson(compiled);
+}
+
+// Non-JSON instances are rejected before the compiled schema runs. An identity
+// transform (rather than z.unknown) keeps the compiled schema, with its own
+// annotations, as the Standard JSON Schema input projection.
+function acceptOnlyJson(compiled: z.ZodType): z.ZodType {
+  return z
+    .transform((value: unknown) => value)
+    .superRefine((value, context) => {
+      const found = findNonJson(value);
+      if (found === undefined) return;
+      context.addIssue({ code: "custom", message: `Not a JSON value: ${found.problem}`, path: [...found.path], continue: false });
+    })
+    .pipe(compiled);
+}

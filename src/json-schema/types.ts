@@ -1,0 +1,41 @@
+import type { z } from "zod";
+
+/** A JSON scalar. */
+export type JsonPrimitive = string | number | boolean | null;
+
+/** Any value JSON can spell. */
+export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
+
+/** A JSON object. */
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** A JSON Schema: an object of keywords, or the boolean schemas `true` / `false`. */
+export type JsonSchema = boolean | JsonObject;
+
+/**
+ * The schema dialect the compiler reads.
+ * - `draft-04`, `draft-07`, `draft-2020-12`: JSON Schema drafts.
+ * - `openapi-3.0`: the OpenAPI 3.0 Schema Object (draft-04 style bounds, `nullable`).
+ * - `openapi-3.1`: the OpenAPI 3.1 Schema Object (2020-12 plus OpenAPI annotations).
+ */
+export type JsonSchemaDialect = "draft-04" | "draft-07" | "draft-2020-12" | "openapi-3.0" | "openapi-3.1";
+
+/** Options for {@link jsonSchemaToZod}. */
+export interface JsonSchemaToZodOptions {
+  /**
+   * Dialect to compile. `"json-schema"` is an alias of `"draft-2020-12"`.
+   * Absent: taken from a root `$schema` the compiler knows, else `"draft-2020-12"`.
+   */
+  dialect?: JsonSchemaDialect | "json-schema";
+}
+
+/** One compiled schema location: its validator plus the bookkeeping the budgets need. */
+export interface Compiled {
+  readonly schema: z.ZodType;
+  /** Schema nodes this location expands to once every `$ref` is inlined. */
+  readonly size: number;
+  /** Schema nesting depth once every `$ref` is inlined. */
+  readonly depth: number;
+}

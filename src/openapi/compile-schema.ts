@@ -1,0 +1,18 @@
+import type { z } from "zod";
+import { ForageError } from "../forage-error.js";
+import { jsonSchemaToZod, type JsonValue } from "../json-schema/index.js";
+import type { OpenApiDialect } from "./types.js";
+
+/** A compiled validator, or why the schema cannot be compiled without widening it. */
+export type CompileResult = { readonly ok: true; readonly validator: z.ZodType } | { readonly ok: false; readonly reason: string };
+
+/** Compiles with the one compiler App methods use; a refusal becomes a reason, never a crash. */
+export function compileSchema(schema: JsonValue, dialect: OpenApiDialect, what: string): CompileResult {
+  try {
+    return { ok: true, validator: jsonSchemaToZod(schema, { dialect }) };
+  } catch (error) {
+    if (error instanceof ForageError) return { ok: false, reason: `the ${what} is unsupported: ${error.message}` };
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: `the ${what} could not be compiled: ${message.split("\n")[0] ?? message}` };
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * @fungi.computer/forage/openapi: host-only OpenAPI intake. It reads owner
+ * specs into operations and decodes selected tables; it never fetches,
+ * reads credentials or executes anything.
+ */
+export { normalizeOpenApi } from "./normalize-openapi.js";
+export { parseOpenApiTable, selectOpenApiOperations, toOpenApiTableRow } from "./operation-table.js";
+export { RESERVED_METHOD_NAMES } from "./method-names.js";
+export * from "./limits.js";
+export type {
+  AuthHint, HttpMethod, NormalizeOpenApiOptions, NormalizedOpenApi, OpenApiBodyShape, OpenApiCallShape, OpenApiDialect,
+  OpenApiOperation, OpenApiSelection, OpenApiTable, OpenApiTableMethod, OpenApiTableRow, OpenApiVersion, OperationEffect,
+  ServerHint, ThirdPartyInfo, ThirdPartyText, UnsupportedOperation,
+} from "./types.js";

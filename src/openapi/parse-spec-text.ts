@@ -1,0 +1,124 @@
+import { isAlias, isMap, isScalar, parseDocument, visit, type Document } from "yaml";
+import { ForageError } from "../forage-error.js";
+import { MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from "./limits.js";
+import { prescanYaml } from "./yaml-prescan.js";
+
+/** A parsed spec before any OpenAPI reading: plain JSON values. */
+export interface ParsedSpecText {
+  readonly document: unknown;
+  readonly format: "json" | "yaml";
+}
+
+/**
+ * Parses spec text as JSON or YAML after the cheap checks: size in bytes, then
+ * JSON nesting by a character scan, or YAML aliases, tags, nesting and value
+ * count by a lexer pre-scan. Nothing is fetched, read or executed.
+ */
+export function parseSpecText(text: string): ParsedSpecText {
+  if (typeof text !== "string") throw new ForageError("invalid_argument", "normalizeOpenApi takes the spec text as a string");
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_SPEC_BYTES) {
+    throw new ForageError("too_large", `The spec is ${bytes} bytes; the limit is ${MAX_SPEC_BYTES} (2 MiB)`, { limit: MAX_SPEC_BYTES, bytes });
+  }
+  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  if (/^\s*[{[]/.test(body)) {
+    const json = parseJson(body);
+    if (json.ok) return { document: json.value, format: "json" };
+    // JSON-looking text may still be YAML flow style; if YAML fails too, the JSON error is the useful one.
+    try {
+      return { document: parseYaml(body), format: "yaml" };
+    } catch (error) {
+      if (error instanceof ForageError && error.code !== "invalid_spec") throw error;
+      throw new ForageError("invalid_spec", `The spec is not valid JSON: ${json.message}`);
+    }
+  }
+  return { document: parseYaml(body), format: "yaml" };
+}
+
+type JsonResult = { ok: true; value: unknown } | { ok: false; message: string };
+
+function parseJson(text: string): JsonResult {
+  assertJsonDepth(text);
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Refuses JSON text nested deeper than the limit by scanning brackets outside
+ * strings, so JSON.parse never builds a pathologically deep value.
+ */
+export function assertJsonDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index += 1; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x7b || code === 0x5b) {
+      depth += 1;
+      if (depth > MAX_SPEC_DEPTH) {
+        throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels`, { limit: MAX_SPEC_DEPTH });
+      }
+    } else if (code === 0x7d || code === 0x5d) {
+      depth -= 1;
+    }
+  }
+}
+
+function parseYaml(text: string): unknown {
+  prescanYaml(text);
+  // uniqueKeys is checked below in one linear pass: yaml's own check is quadratic per map.
+  const document = parseDocument(text, {
+    version: "1.2",
+    schema: "core",
+    merge: false,
+    uniqueKeys: false,
+    strict: true,
+    prettyErrors: false,
+  });
+  const problem = document.errors[0] ?? document.warnings[0];
+  if (problem !== undefined) throw new ForageError("invalid_spec", `The spec is not valid YAML: ${firstLine(problem.message)}`);
+  assertPlainYaml(document);
+  return document.toJS({ maxAliasCount: 0 });
+}
+
+/** Refuses aliases (authoritatively, after the pre-scan), complex keys and duplicate keys. */
+function assertPlainYaml(document: Document.Parsed): void {
+  let failure: ForageError | undefined;
+  visit(document, {
+    Alias() {
+      failure = new ForageError("unsupported", "YAML aliases are refused; write the spec as plain JSON-compatible YAML", { feature: "yaml-aliases" });
+      return visit.BREAK;
+    },
+    Map(_key, map) {
+      failure = duplicateOrComplexKey(map);
+      return failure === undefined ? undefined : visit.BREAK;
+    },
+  });
+  if (failure !== undefined) throw failure;
+}
+
+function duplicateOrComplexKey(map: unknown): ForageError | undefined {
+  if (!isMap(map)) return undefined;
+  const seen = new Set<string>();
+  for (const pair of map.items) {
+    const key: unknown = pair.key;
+    if (isAlias(key) || (key !== null && !isScalar(key))) {
+      return new ForageError("invalid_spec", "The spec uses a YAML collection as a mapping key; keys must be scalars");
+    }
+    const name = key === null ? "" : String(key.value);
+    if (seen.has(name)) return new ForageError("invalid_spec", `The spec repeats the mapping key ${JSON.stringify(name)}`);
+    seen.add(name);
+  }
+  return undefined;
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0] ?? message;
+}

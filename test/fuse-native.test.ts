@@ -1,0 +1,435 @@
+/**
+ * The native FUSE binding and the VirtualTree adapter, on real mounts.
+ *
+ * A small hand-written tree (test/fixtures/fuse-demo-daemon.mjs) is mounted
+ * by a daemon in a child process (a daemon that read its own mount would
+ * deadlock), running the current src/fuse sources transpiled by
+ * test/fixtures/fuse-build-modules.mjs. Real tools (ls, cat, stat, find) and
+ * plain file system calls from this process check what the kernel shows.
+ * Every mount is cleared after each test, even when it fails.
+ */
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync, fstatSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+const run = promisify(execFile);
+const root = resolve(fileURLToPath(import.meta.url), "..", "..");
+const addon = join(root, "native", "build", "Release", "forage_fuse.node");
+const daemonScript = join(root, "test", "fixtures", "fuse-demo-daemon.mjs");
+const buildModulesScript = join(root, "test", "fixtures", "fuse-build-modules.mjs");
+
+function unusableReason(): string | undefined {
+  if (!existsSync("/dev/fuse")) return "/dev/fuse is missing";
+  if (spawnSync("fusermount3", ["-V"]).error) return "fusermount3 is missing (apt-get install fuse3)";
+  if (!existsSync(addon)) return `the addon is not built (${addon}); run node scripts/build-native.mjs`;
+  try {
+    createRequire(import.meta.url)(addon);
+  } catch (error) {
+    return `the addon does not load: ${(error as Error).message}`;
+  }
+  return undefined;
+}
+
+const skipReason = unusableReason();
+if (skipReason) console.warn(`[fuse-native] skipping the FUSE tests: ${skipReason}`);
+
+function isMounted(path: string): boolean {
+  return readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .some((line) => line.split(" ")[4] === path);
+}
+
+function errorCode(work: () => unknown): string | undefined {
+  try {
+    work();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code;
+  }
+  return undefined;
+}
+
+function bigBytes(): Buffer {
+  const bytes = Buffer.alloc(300_000);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) % 251;
+  return bytes;
+}
+
+/** Runs a tool; resolves with stdout. Rejects after 15 s so a hung mount fails the test instead of hanging it. */
+async function tool(command: string, args: string[]): Promise<string> {
+  const { stdout } = await run(command, args, { timeout: 15_000, maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+async function toolBytes(command: string, args: string[]): Promise<Buffer> {
+  const { stdout } = await run(command, args, { timeout: 15_000, maxBuffer: 16 * 1024 * 1024, encoding: "buffer" });
+  return stdout;
+}
+
+/** The demo daemon in a child process. */
+class Daemon {
+  readonly child: ChildProcess;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly stderr: string[] = [];
+  #out = "";
+  #waiters: { prefix: string; resolve: (line: string) => void }[] = [];
+
+  constructor(readonly mountpoint: string, modules: string, options: object = {}) {
+    this.child = spawn(process.execPath, [daemonScript, mountpoint, JSON.stringify(options)], {
+      env: { ...process.env, FORAGE_FUSE_MODULES: modules, FORAGE_FUSE_ADDON: addon },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
+    this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      this.#out += chunk;
+      this.#deliver();
+    });
+    this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => this.stderr.push(chunk));
+  }
+
+  get lines(): string[] {
+    return this.#out.split("\n").filter(Boolean);
+  }
+
+  #deliver(): void {
+    for (const waiter of [...this.#waiters]) {
+      const line = this.lines.find((l) => l.startsWith(waiter.prefix));
+      if (line !== undefined) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  }
+
+  /** Waits for a stdout line starting with prefix. */
+  waitFor(prefix: string, ms = 15_000): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "${prefix}" from the daemon in ${ms} ms; stderr: ${this.stderr.join("")}`)), ms);
+      this.#waiters.push({ prefix, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+      this.#deliver();
+      void this.exited.then(({ code, signal }) => {
+        if (!this.lines.some((l) => l.startsWith(prefix))) {
+          clearTimeout(timer);
+          reject(new Error(`the daemon exited (${code ?? signal}) before "${prefix}"; stderr: ${this.stderr.join("")}`));
+        }
+      });
+    });
+  }
+
+  send(command: string): void {
+    this.child.stdin!.write(`${command}\n`);
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+}
+
+describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native binding + adapter)", () => {
+  let work = "";
+  let modules = "";
+  let shared: Daemon;
+  let mnt = "";
+  const daemons = new Set<Daemon>();
+  const mountpoints = new Set<string>();
+
+  function newMountpoint(name: string): string {
+    const path = join(work, name);
+    mkdirSync(path, { recursive: true });
+    mountpoints.add(path);
+    return path;
+  }
+
+  async function startDaemon(mountpoint: string, options: object = {}): Promise<Daemon> {
+    const daemon = new Daemon(mountpoint, modules, options);
+    daemons.add(daemon);
+    await daemon.waitFor("ready ");
+    return daemon;
+  }
+
+  function clearMount(path: string): void {
+    if (isMounted(path)) spawnSync("fusermount3", ["-u", "-z", path]);
+  }
+
+  async function stopDaemon(daemon: Daemon): Promise<void> {
+    if (daemon.running) daemon.child.kill("SIGKILL");
+    await daemon.exited;
+    clearMount(daemon.mountpoint);
+  }
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "forage-fuse-"));
+    modules = join(work, "modules");
+    execFileSync(process.execPath, [buildModulesScript, modules]);
+    mnt = newMountpoint("shared");
+    shared = new Daemon(mnt, modules);
+    await shared.waitFor("ready ");
+  });
+
+  afterEach(async () => {
+    for (const daemon of daemons) await stopDaemon(daemon);
+    daemons.clear();
+    for (const path of mountpoints) if (path !== mnt) clearMount(path);
+  });
+
+  afterAll(async () => {
+    if (shared) await stopDaemon(shared);
+    for (const path of mountpoints) clearMount(path);
+    if (work && ![...mountpoints].some(isMounted)) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("mounts with fsname and subtype forage, without the kernel ro flag", () => {
+    const line = readFileSync("/proc/self/mountinfo", "utf8").split("\n").find((l) => l.split(" ")[4] === mnt);
+    expect(line).toBeDefined();
+    expect(line).toMatch(/ - fuse\.forage forage /);
+    expect(line!.split(" ")[5]!.split(",")).not.toContain("ro");
+  });
+
+  it("ls -f shows list order, after . and ..", async () => {
+    expect((await tool("ls", ["-f", mnt])).split("\n").filter(Boolean)).toEqual([".", "..", "README.md", "b", "link", "big.bin", "broken.txt", ".afi"]);
+    expect((await tool("ls", ["-f", join(mnt, "b")])).split("\n").filter(Boolean)).toEqual([".", "..", "zeta.d.ts", "alpha.d.ts", "mid"]);
+  });
+
+  it("cat reads files, through symlinks, and large files across many requests", async () => {
+    expect(await tool("cat", [join(mnt, "README.md")])).toBe("hello from revision 1\n");
+    expect(await tool("cat", [join(mnt, "link")])).toBe("export declare const zeta: 1;\n");
+    expect(await tool("readlink", [join(mnt, "link")])).toBe("b/zeta.d.ts\n");
+    expect((await toolBytes("cat", [join(mnt, "big.bin")])).equals(bigBytes())).toBe(true);
+  });
+
+  it("stat sizes equal the bytes read, with sane modes and times", async () => {
+    const files = (await tool("find", [mnt, "-type", "f", "-not", "-name", "broken.txt", "-not", "-name", "search"])).split("\n").filter(Boolean);
+    expect(files.length).toBe(6);
+    for (const file of files) {
+      const size = Number((await tool("stat", ["-c", "%s", file])).trim());
+      expect(size, file).toBe((await toolBytes("cat", [file])).length);
+    }
+    const modes = (await tool("stat", ["-c", "%n %a %F", mnt, join(mnt, "README.md"), join(mnt, ".afi", "search"), join(mnt, "link")])).trim().split("\n");
+    expect(modes).toEqual([`${mnt} 555 directory`, `${join(mnt, "README.md")} 444 regular file`, `${join(mnt, ".afi", "search")} 666 regular empty file`, `${join(mnt, "link")} 777 symbolic link`]);
+    const mtime = statSync(join(mnt, "README.md")).mtimeMs;
+    expect(Math.abs(Date.now() - mtime)).toBeLessThan(10 * 60_000);
+    expect(statSync(join(mnt, "README.md")).uid).toBe(process.getuid!());
+  });
+
+  it("find counts files, directories and symlinks", async () => {
+    const count = async (type: string) => (await tool("find", [mnt, "-type", type])).split("\n").filter(Boolean).length;
+    expect(await count("f")).toBe(8);
+    expect(await count("d")).toBe(4);
+    expect(await count("l")).toBe(1);
+  });
+
+  it("answers writes with EROFS and missing paths with ENOENT", () => {
+    expect(errorCode(() => writeFileSync(join(mnt, "README.md"), "x"))).toBe("EROFS");
+    expect(errorCode(() => openSync(join(mnt, "README.md"), "r+"))).toBe("EROFS");
+    expect(errorCode(() => writeFileSync(join(mnt, "new-file"), "x"))).toBe("EROFS");
+    expect(errorCode(() => mkdirSync(join(mnt, "dir")))).toBe("EROFS");
+    expect(errorCode(() => rmSync(join(mnt, "README.md")))).toBe("EROFS");
+    expect(errorCode(() => readFileSync(join(mnt, "missing.txt")))).toBe("ENOENT");
+    expect(errorCode(() => readFileSync(join(mnt, "b", "missing", "deeper")))).toBe("ENOENT");
+    expect(errorCode(() => readFileSync(join(mnt, "README.md", "x")))).toBe("ENOTDIR");
+  });
+
+  it("turns a handler that throws into EIO and keeps serving", async () => {
+    expect(errorCode(() => readFileSync(join(mnt, "broken.txt")))).toBe("EIO");
+    expect(await tool("cat", [join(mnt, "README.md")])).toBe("hello from revision 1\n");
+    expect(shared.running).toBe(true);
+  });
+
+  it("round-trips the control file: write a request, read the answer", () => {
+    const fd = openSync(join(mnt, ".afi", "search"), "r+");
+    try {
+      const request = '{"query":"zeta"}';
+      expect(writeSync(fd, request)).toBe(request.length);
+      const buffer = Buffer.alloc(4096);
+      const n = readSync(fd, buffer, 0, buffer.length, 0);
+      const answer = buffer.subarray(0, n).toString();
+      expect(answer.endsWith("\n\n")).toBe(true);
+      expect(JSON.parse(answer.split("\n")[0]!)).toEqual({ path: "/echo", line: 1, text: request });
+      // fstat carries no file handle to the daemon (the kernel sends none), so
+      // it shows the tree's size for the path; only this handle has the answer.
+      expect(fstatSync(fd).isFile()).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
+    // Each open is its own session; O_TRUNC and shell redirection work.
+    execFileSync("sh", ["-c", `printf 'abc' > ${join(mnt, ".afi", "search")}`]);
+  });
+
+  it("serves 16 concurrent readers without error", async () => {
+    const expected = createHash("sha256").update(bigBytes()).digest("hex");
+    const readers = Array.from({ length: 16 }, (_, i) =>
+      i % 2 === 0 ? toolBytes("cat", [join(mnt, "big.bin")]) : toolBytes("cat", [join(mnt, "b", "mid", "deep.json")]),
+    );
+    const results = await Promise.all(readers);
+    results.forEach((bytes, i) => {
+      if (i % 2 === 0) expect(createHash("sha256").update(bytes).digest("hex")).toBe(expected);
+      else expect(bytes.toString()).toBe('{"deep":true}\n');
+    });
+  });
+
+  it("swaps in a new revision and the kernel caches follow", async () => {
+    const path = newMountpoint("swap");
+    const daemon = await startDaemon(path);
+    // Warm every cache first: entries, attributes, pages, directory listings.
+    expect(await tool("cat", [join(path, "README.md"), join(path, "link")])).toContain("revision 1");
+    expect(await tool("ls", ["-f", join(path, "b")])).toContain("alpha.d.ts");
+    await tool("find", [path]);
+    expect(statSync(join(path, "b", "mid")).isDirectory()).toBe(true);
+    expect(errorCode(() => statSync(join(path, "b", "new.d.ts")))).toBe("ENOENT");
+
+    daemon.send("swap");
+    await daemon.waitFor("swapped");
+
+    expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 2, which is longer\n");
+    expect(statSync(join(path, "README.md")).size).toBe("hello from revision 2, which is longer\n".length);
+    expect((await tool("ls", ["-f", join(path, "b")])).split("\n").filter(Boolean)).toEqual([".", "..", "new.d.ts", "zeta.d.ts", "mid"]);
+    expect(await tool("cat", [join(path, "b", "new.d.ts")])).toBe("export declare const fresh: 2;\n");
+    expect(await tool("cat", [join(path, "link")])).toBe("export declare const fresh: 2;\n");
+    expect(statSync(join(path, "b", "mid")).isFile()).toBe(true);
+    expect(await tool("cat", [join(path, "b", "mid")])).toBe("mid is a file now\n");
+    expect(errorCode(() => statSync(join(path, "b", "alpha.d.ts")))).toBe("ENOENT");
+    expect(errorCode(() => statSync(join(path, "broken.txt")))).toBe("ENOENT");
+  });
+
+  it("swaps while readers are busy, without errors or a stuck invalidation", async () => {
+    const path = newMountpoint("swap-load");
+    const daemon = await startDaemon(path);
+    const loop = `for i in $(seq 300); do cat ${path}/README.md ${path}/link > /dev/null && ls -f ${path}/b > /dev/null && stat ${path}/b/zeta.d.ts > /dev/null || exit 1; done`;
+    const readers = Array.from({ length: 4 }, () => tool("sh", ["-c", loop]));
+    await new Promise((r) => setTimeout(r, 100));
+    daemon.send("swap");
+    await daemon.waitFor("swapped");
+    await Promise.all(readers);
+    expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 2, which is longer\n");
+  });
+
+  it("unmounts cleanly on SIGTERM", async () => {
+    const path = newMountpoint("sigterm");
+    const daemon = await startDaemon(path);
+    expect(isMounted(path)).toBe(true);
+    daemon.child.kill("SIGTERM");
+    const { signal } = await daemon.exited;
+    expect(signal).toBe("SIGTERM");
+    expect(isMounted(path)).toBe(false);
+  });
+
+  it("unmounts when the daemon dies of an uncaught error", async () => {
+    const path = newMountpoint("crash");
+    const daemon = await startDaemon(path);
+    daemon.send("crash");
+    const { code } = await daemon.exited;
+    expect(code).not.toBe(0);
+    expect(daemon.stderr.join("")).toContain("deliberate crash");
+    expect(isMounted(path)).toBe(false);
+  });
+
+  it("clears the dead mount left by kill -9 when mounting again", async () => {
+    const path = newMountpoint("kill9");
+    const first = await startDaemon(path);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    expect(errorCode(() => statSync(path))).toBe("ENOTCONN");
+    const second = await startDaemon(path);
+    expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 1\n");
+    second.child.kill("SIGTERM");
+    await second.exited;
+    expect(isMounted(path)).toBe(false);
+  });
+
+  it("with noOpen, serves files without open requests and shows the control file read-only", async () => {
+    const path = newMountpoint("no-open");
+    await startDaemon(path, { noOpen: true });
+    expect(await tool("cat", [join(path, "README.md"), join(path, "b", "zeta.d.ts")])).toBe("hello from revision 1\nexport declare const zeta: 1;\n");
+    expect((await toolBytes("cat", [join(path, "big.bin")])).equals(bigBytes())).toBe(true);
+    expect((await tool("stat", ["-c", "%a", join(path, ".afi", "search")])).trim()).toBe("444");
+    expect(errorCode(() => writeFileSync(join(path, ".afi", "search"), "{}"))).toBe("EROFS");
+    expect(errorCode(() => writeFileSync(join(path, "README.md"), "x"))).toBe("EROFS");
+  });
+
+  it("with autoUnmount, fusermount3 removes the mount after kill -9", async () => {
+    const path = newMountpoint("auto-unmount");
+    const daemon = await startDaemon(path, { autoUnmount: true });
+    await tool("find", [path]); // directories opened: the liveness probe must still work
+    daemon.child.kill("SIGKILL");
+    await daemon.exited;
+    const deadline = Date.now() + 5_000;
+    while (isMounted(path) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(isMounted(path)).toBe(false);
+  });
+
+  it("answers EIO when a handler throws past the adapter, and keeps serving", async () => {
+    const path = newMountpoint("throwing");
+    const daemon = await startDaemon(path, { onErrorThrows: true });
+    expect(errorCode(() => readFileSync(join(path, "broken.txt")))).toBe("EIO");
+    expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 1\n");
+    expect(daemon.running).toBe(true);
+    expect(daemon.stderr.join("")).toContain("a request handler threw and so did onError");
+  });
+
+  it("keeps working after the kernel forgets every inode", async () => {
+    try {
+      writeFileSync("/proc/sys/vm/drop_caches", "3");
+    } catch {
+      return; // not allowed here (no root or a read-only /proc/sys): nothing to check
+    }
+    expect((await tool("find", [mnt])).split("\n").filter(Boolean).length).toBe(13);
+    expect(await tool("cat", [join(mnt, "b", "mid", "deep.json")])).toBe('{"deep":true}\n');
+    expect((await tool("ls", ["-f", join(mnt, "b")])).split("\n").filter(Boolean)).toEqual([".", "..", "zeta.d.ts", "alpha.d.ts", "mid"]);
+  });
+
+  it("ends the daemon when unmounted from outside", async () => {
+    const path = newMountpoint("external");
+    const daemon = await startDaemon(path);
+    execFileSync("fusermount3", ["-u", path]);
+    expect(await daemon.waitFor("closed ")).toBe("closed external=true");
+    expect((await daemon.exited).code).toBe(0);
+    expect(isMounted(path)).toBe(false);
+  });
+
+  it("refuses a bad mountpoint with a clear error and leaves no mount", async () => {
+    const { mountTree } = await import("../src/fuse/mount.js");
+    const tree = { stamp: "x", stat: () => ({ kind: "directory" as const, size: 0 }), list: () => [], read: () => new Uint8Array(), readlink: () => "", openControl: () => { throw new Error("no"); } };
+    const missing = join(work, "does-not-exist");
+    await expect(mountTree(tree, missing, { handleSignals: false })).rejects.toThrow(/does not exist/);
+    const file = join(work, "a-file");
+    writeFileSync(file, "x");
+    await expect(mountTree(tree, file, { handleSignals: false })).rejects.toThrow(/not a directory/);
+    const full = newMountpoint("full");
+    writeFileSync(join(full, "something"), "x");
+    await expect(mountTree(tree, full, { handleSignals: false })).rejects.toThrow(/not empty/);
+    await expect(mountTree(tree, mnt, { handleSignals: false })).rejects.toThrow(/already mounted/);
+    expect([missing, file, full].some(isMounted)).toBe(false);
+  });
+
+  it("exports the libfuse constants the adapter relies on", () => {
+    const binding = createRequire(import.meta.url)(addon) as { constants: Record<string, number>; libfuseVersion: number };
+    expect(binding.constants.SET_ATTR_SIZE).toBe(8);
+    expect(binding.libfuseVersion).toBeGreaterThanOrEqual(312);
+  });
+});
+
+describe("the FUSE binding on a machine without it", () => {
+  it("imports without loading the addon, and mounting says what to install", async () => {
+    const saved = process.env.FORAGE_FUSE_ADDON;
+    process.env.FORAGE_FUSE_ADDON = join(tmpdir(), "no-such-dir", "forage_fuse.node");
+    vi.resetModules();
+    try {
+      const fuse = await import("../src/fuse/index.js");
+      const tree = { stamp: "x", stat: () => ({ kind: "directory" as const, size: 0 }), list: () => [], read: () => new Uint8Array(), readlink: () => "", openControl: () => { throw new Error("no"); } };
+      const error = await fuse.mountTree(tree, tmpdir(), { handleSignals: false }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(fuse.FuseUnavailableError);
+      expect((error as Error).message).toContain("apt-get install fuse3 libfuse3-dev");
+      expect((error as Error).message).toContain("npm rebuild @fungi.computer/forage");
+      expect(fuse.fuseUnavailableReason()).toContain("not built");
+    } finally {
+      if (saved === undefined) delete process.env.FORAGE_FUSE_ADDON;
+      else process.env.FORAGE_FUSE_ADDON = saved;
+      vi.resetModules();
+    }
+  });
+});

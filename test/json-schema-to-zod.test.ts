@@ -1,0 +1,473 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { isForageError } from "../src/forage-error.js";
+import { jsonSchemaToZod, type JsonSchemaDialect } from "../src/json-schema/index.js";
+
+const SUITE = join(import.meta.dirname, "../../shared/fixtures/json-schema-test-suite/tests");
+
+const DRAFTS: ReadonlyArray<readonly [string, JsonSchemaDialect]> = [
+  ["draft4", "draft-04"],
+  ["draft7", "draft-07"],
+  ["draft2020-12", "draft-2020-12"],
+];
+
+interface SuiteGroup {
+  description: string;
+  schema: unknown;
+  tests: Array<{ description: string; data: unknown; valid: boolean }>;
+}
+
+interface SuiteTally {
+  accepted: number;
+  refused: number;
+  instances: number;
+  wrong: string[];
+  failures: string[];
+}
+
+function runSuiteFiles(directory: string, dialect: JsonSchemaDialect): SuiteTally {
+  const tally: SuiteTally = { accepted: 0, refused: 0, instances: 0, wrong: [], failures: [] };
+  const files = readdirSync(directory).filter((name) => name.endsWith(".json")).sort();
+  for (const file of files) {
+    const groups = JSON.parse(readFileSync(join(directory, file), "utf8")) as SuiteGroup[];
+    for (const group of groups) runGroup(`${file}: ${group.description}`, group, dialect, tally);
+  }
+  return tally;
+}
+
+function runGroup(label: string, group: SuiteGroup, dialect: JsonSchemaDialect, tally: SuiteTally): void {
+  let validator: z.ZodType;
+  try {
+    validator = jsonSchemaToZod(group.schema, { dialect });
+  } catch (error) {
+    if (isForageError(error, "unsupported")) tally.refused += 1;
+    else tally.failures.push(`${label}: ${String(error)}`);
+    return;
+  }
+  tally.accepted += 1;
+  try {
+    // Every accepted schema must stay projectable through zod's JSON Schema output.
+    z.toJSONSchema(validator, { io: "input" });
+  } catch (error) {
+    tally.failures.push(`${label}: projection threw ${String(error)}`);
+  }
+  for (const test of group.tests) {
+    tally.instances += 1;
+    let verdict: boolean;
+    try {
+      verdict = validator.safeParse(test.data).success;
+    } catch (error) {
+      tally.failures.push(`${label} / ${test.description}: threw ${String(error)}`);
+      continue;
+    }
+    if (verdict !== test.valid) tally.wrong.push(`${label} / ${test.description}: expected ${test.valid}`);
+  }
+}
+
+describe("JSON-Schema-Test-Suite", () => {
+  for (const [folder, dialect] of DRAFTS) {
+    it(`${folder}: every accepted group agrees with the suite on every instance`, () => {
+      const tally = runSuiteFiles(join(SUITE, folder), dialect);
+      console.log(
+        `[json-schema-test-suite] ${folder}: accepted groups ${tally.accepted}, refused groups ${tally.refused}, ` +
+          `instances checked ${tally.instances}, wrong ${tally.wrong.length}`,
+      );
+      expect(tally.failures).toEqual([]);
+      expect(tally.wrong).toEqual([]);
+      expect(tally.accepted).toBeGreaterThan(0);
+    });
+
+    it(`${folder}/optional: reported separately`, () => {
+      const tally = runSuiteFiles(join(SUITE, folder, "optional"), dialect);
+      console.log(
+        `[json-schema-test-suite] ${folder}/optional: accepted groups ${tally.accepted}, refused groups ${tally.refused}, ` +
+          `instances checked ${tally.instances}, wrong ${tally.wrong.length}` +
+          (tally.wrong.length > 0 ? `\n  ${tally.wrong.join("\n  ")}` : ""),
+      );
+      expect(tally.failures).toEqual([]);
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------
+// Laws of the compiler
+// ---------------------------------------------------------------------------
+
+function accepts(schema: unknown, data: unknown, dialect?: JsonSchemaDialect): boolean {
+  return jsonSchemaToZod(schema, dialect === undefined ? {} : { dialect }).safeParse(data).success;
+}
+
+function refusal(schema: unknown, dialect?: JsonSchemaDialect): { code: string; message: string; details: Record<string, unknown> } {
+  try {
+    jsonSchemaToZod(schema, dialect === undefined ? {} : { dialect });
+  } catch (error) {
+    if (isForageError(error)) return { code: error.code, message: error.message, details: { ...error.details } };
+    throw error;
+  }
+  throw new Error("expected the schema to be refused");
+}
+
+describe("refusals", () => {
+  it("name the keyword and its JSON pointer, in the message and in details", () => {
+    const refused = refusal({ type: "object", properties: { "a/b": { type: "string", pattern: "^x" } } });
+    expect(refused.code).toBe("unsupported");
+    expect(refused.message).toContain('"pattern"');
+    expect(refused.message).toContain("#/properties/a~1b/pattern");
+    expect(refused.details).toMatchObject({ keyword: "pattern", pointer: "/properties/a~1b/pattern" });
+  });
+
+  it("refuse every format value, even annotation-only ones", () => {
+    for (const format of ["date-time", "email", "uuid", "int64", "made-up"]) {
+      expect(refusal({ type: "string", format })).toMatchObject({ code: "unsupported", details: { keyword: "format" } });
+    }
+  });
+
+  it.each([
+    ["pattern", { pattern: "a" }],
+    ["patternProperties", { patternProperties: { a: {} } }],
+    ["not", { not: { type: "string" } }],
+    ["if", { if: {}, then: {} }],
+    ["dependentRequired", { dependentRequired: { a: ["b"] } }],
+    ["dependentSchemas", { dependentSchemas: { a: {} } }],
+    ["propertyNames", { propertyNames: { maxLength: 3 } }],
+    ["contains", { contains: {} }],
+    ["minContains", { minContains: 1 }],
+    ["unevaluatedProperties", { unevaluatedProperties: false }],
+    ["unevaluatedItems", { unevaluatedItems: false }],
+    ["$dynamicRef", { $dynamicRef: "#x" }],
+    ["$anchor", { $anchor: "x" }],
+    ["$recursiveRef", { $recursiveRef: "#" }],
+    ["contentEncoding", { contentEncoding: "base64" }],
+    ["contentMediaType", { contentMediaType: "application/json" }],
+  ])("refuse %s", (keyword, schema) => {
+    expect(refusal({ items: schema })).toMatchObject({ code: "unsupported", details: { keyword, pointer: `/items/${keyword}` } });
+  });
+
+  it("refuse draft-7 dependencies and keywords from other drafts", () => {
+    expect(refusal({ dependencies: { a: ["b"] } }, "draft-07").details).toMatchObject({ keyword: "dependencies" });
+    expect(refusal({ const: 1 }, "draft-04").details).toMatchObject({ keyword: "const" });
+    expect(refusal({ prefixItems: [{}] }, "draft-07").details).toMatchObject({ keyword: "prefixItems" });
+    expect(refusal({ additionalItems: false }, "draft-2020-12").details).toMatchObject({ keyword: "additionalItems" });
+  });
+
+  it("refuse unknown keywords", () => {
+    const refused = refusal({ type: "object", properties: { a: { type: "string", maxLenght: 3 } } });
+    expect(refused).toMatchObject({ code: "unsupported", details: { keyword: "maxLenght", pointer: "/properties/a/maxLenght" } });
+    expect(refused.message).toContain("unknown keyword");
+  });
+
+  it("refuse remote, anchor and recursive references", () => {
+    expect(refusal({ $ref: "https://example.com/schema.json" }).details).toMatchObject({ keyword: "$ref", pointer: "/$ref" });
+    expect(refusal({ $ref: "other.json#/a" }).details).toMatchObject({ keyword: "$ref" });
+    expect(refusal({ $defs: { a: { type: "string" } }, $ref: "#a" }).details).toMatchObject({ keyword: "$ref" });
+    const recursive = refusal({ $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } } } }, $ref: "#/$defs/node" });
+    expect(recursive).toMatchObject({ code: "unsupported", details: { keyword: "$ref", pointer: "/$defs/node/properties/next/$ref" } });
+    expect(recursive.message).toContain("recursive");
+    expect(refusal({ allOf: [{ $ref: "#" }] }).code).toBe("unsupported");
+  });
+
+  it("refuse $id and $schema below the root", () => {
+    expect(refusal({ properties: { a: { $id: "http://x/a", type: "string" } } }).details).toMatchObject({ keyword: "$id", pointer: "/properties/a/$id" });
+    expect(accepts({ $id: "http://example.com/root.json", $defs: { s: { type: "string" } }, $ref: "#/$defs/s" }, "x")).toBe(true);
+  });
+
+  it("report malformed schemas as invalid_argument", () => {
+    expect(refusal({ type: "strin" }).code).toBe("invalid_argument");
+    expect(refusal({ minLength: -1 }).code).toBe("invalid_argument");
+    expect(refusal({ multipleOf: 0 }).code).toBe("invalid_argument");
+    expect(refusal({ required: "a" }).code).toBe("invalid_argument");
+    expect(refusal({ $ref: "#/$defs/missing" }).code).toBe("invalid_argument");
+    expect(refusal({ description: () => "x" }).code).toBe("invalid_argument");
+    expect(refusal({ maximum: Number.NaN }).code).toBe("invalid_argument");
+    expect(refusal(new Date()).code).toBe("invalid_argument");
+  });
+});
+
+describe("dialects", () => {
+  it("accept nullable only in the OpenAPI 3.0 dialect", () => {
+    const schema = { type: "string", nullable: true, maxLength: 2 };
+    expect(accepts(schema, null, "openapi-3.0")).toBe(true);
+    expect(accepts(schema, "ab", "openapi-3.0")).toBe(true);
+    expect(accepts(schema, "abc", "openapi-3.0")).toBe(false);
+    expect(accepts({ type: "string" }, null, "openapi-3.0")).toBe(false);
+    for (const dialect of ["openapi-3.1", "draft-2020-12", "draft-07"] as const) {
+      expect(refusal(schema, dialect)).toMatchObject({ code: "unsupported", details: { keyword: "nullable" } });
+    }
+    expect(accepts({ type: ["string", "null"] }, null, "openapi-3.1")).toBe(true);
+  });
+
+  it("follow OpenAPI 3.0.3: nullable extends type only, and enum still applies", () => {
+    expect(accepts({ type: "string", nullable: true, enum: ["a"] }, null, "openapi-3.0")).toBe(false);
+    expect(accepts({ type: "string", nullable: true, enum: ["a", null] }, null, "openapi-3.0")).toBe(true);
+    expect(accepts({ nullable: true, allOf: [{ type: "string" }] }, null, "openapi-3.0")).toBe(false);
+  });
+
+  it("accept OpenAPI annotations and x- extensions only in OpenAPI dialects", () => {
+    const schema = { type: "object", discriminator: { propertyName: "kind" }, xml: { name: "a" }, externalDocs: { url: "https://x" }, example: {}, "x-internal": true };
+    expect(accepts(schema, { kind: 1 }, "openapi-3.0")).toBe(true);
+    expect(accepts(schema, { kind: 1 }, "openapi-3.1")).toBe(true);
+    expect(refusal(schema, "draft-2020-12").code).toBe("unsupported");
+  });
+
+  it("read draft-4 and OpenAPI 3.0 boolean exclusive bounds", () => {
+    const schema = { minimum: 1, exclusiveMinimum: true, maximum: 3, exclusiveMaximum: false };
+    for (const dialect of ["draft-04", "openapi-3.0"] as const) {
+      expect(accepts(schema, 1, dialect)).toBe(false);
+      expect(accepts(schema, 1.01, dialect)).toBe(true);
+      expect(accepts(schema, 3, dialect)).toBe(true);
+    }
+    expect(accepts({ exclusiveMinimum: 1 }, 1, "draft-07")).toBe(false);
+    expect(refusal({ exclusiveMinimum: true }, "draft-04").code).toBe("invalid_argument");
+    expect(refusal({ type: ["string", "null"] }, "openapi-3.0").code).toBe("invalid_argument");
+  });
+
+  it("ignore $ref siblings in draft 4/7 and apply them in 2020-12", () => {
+    const draft7 = { definitions: { list: { type: "array" } }, properties: { foo: { $ref: "#/definitions/list", maxItems: 1 } } };
+    expect(accepts(draft7, { foo: [1, 2] }, "draft-07")).toBe(true);
+    const draft2020 = { $defs: { list: { type: "array" } }, properties: { foo: { $ref: "#/$defs/list", maxItems: 1 } } };
+    expect(accepts(draft2020, { foo: [1, 2] }, "draft-2020-12")).toBe(false);
+  });
+
+  it("take the dialect from a known root $schema and refuse a conflicting one", () => {
+    const draft4 = { $schema: "http://json-schema.org/draft-04/schema#", maximum: 3, exclusiveMaximum: true };
+    expect(accepts(draft4, 3)).toBe(false);
+    expect(refusal(draft4, "draft-2020-12").details).toMatchObject({ keyword: "$schema" });
+    expect(refusal({ $schema: "https://example.com/my-dialect" }).details).toMatchObject({ keyword: "$schema" });
+    expect(() => jsonSchemaToZod({}, { dialect: "draft-99" as JsonSchemaDialect })).toThrow(/Unknown JSON Schema dialect/);
+  });
+
+  it("allow boolean schemas except where the dialect has none", () => {
+    expect(accepts(true, { any: 1 })).toBe(true);
+    expect(accepts(false, 1)).toBe(false);
+    expect(accepts({ properties: { a: false } }, { a: 1 })).toBe(false);
+    expect(refusal({ properties: { a: true } }, "draft-04").code).toBe("invalid_argument");
+  });
+});
+
+describe("exact JSON Schema semantics", () => {
+  it("apply type-specific keywords only to their type", () => {
+    expect(accepts({ minLength: 2 }, 5)).toBe(true);
+    expect(accepts({ minLength: 2 }, "a")).toBe(false);
+    const object = { properties: { a: { type: "string" } }, required: ["a"] };
+    for (const other of ["a string", 1, null, true, []]) expect(accepts(object, other)).toBe(true);
+    expect(accepts(object, {})).toBe(false);
+    expect(accepts({ maxItems: 0 }, { a: 1 })).toBe(true);
+    expect(accepts({ minimum: 5 }, "1")).toBe(true);
+  });
+
+  it("keep arrays and objects apart", () => {
+    expect(accepts({ type: "object" }, [])).toBe(false);
+    expect(accepts({ type: "array" }, {})).toBe(false);
+    expect(accepts({ required: ["0"] }, ["x"])).toBe(true);
+  });
+
+  it("judge integers by value, without zod's safe-integer limit", () => {
+    expect(accepts({ type: "integer" }, 1.0)).toBe(true);
+    expect(accepts({ type: "integer" }, 2 ** 60)).toBe(true);
+    expect(accepts({ type: "integer" }, 1e300)).toBe(true);
+    expect(accepts({ type: "integer" }, 1.5)).toBe(false);
+    expect(accepts({ type: "number" }, "1")).toBe(false);
+  });
+
+  it("count string length in code points", () => {
+    expect(accepts({ maxLength: 1 }, "💩")).toBe(true);
+    expect(accepts({ minLength: 2 }, "💩")).toBe(false);
+    expect(accepts({ minLength: 2, maxLength: 2 }, "💩💩")).toBe(true);
+    expect(accepts({ maxLength: 1 }, "\uD800")).toBe(true);
+  });
+
+  it("compute multipleOf on decimal values", () => {
+    expect(accepts({ multipleOf: 0.0001 }, 0.0075)).toBe(true);
+    expect(accepts({ multipleOf: 0.0001 }, 0.00751)).toBe(false);
+    expect(accepts({ multipleOf: 0.01 }, 19.99)).toBe(true);
+    expect(accepts({ multipleOf: 0.1 }, 0.3)).toBe(true);
+    expect(accepts({ type: "integer", multipleOf: 1e-8 }, 12391239123)).toBe(true);
+    expect(accepts({ type: "integer", multipleOf: 0.123456789 }, 1e308)).toBe(false);
+    expect(accepts({ multipleOf: 0.5 }, 1e308)).toBe(true);
+  });
+
+  it("compare enum and const values structurally", () => {
+    expect(accepts({ const: { a: 1, b: [1, 2] } }, { b: [1, 2.0], a: 1.0 })).toBe(true);
+    expect(accepts({ const: { a: 1, b: [1, 2] } }, { a: 1 })).toBe(false);
+    expect(accepts({ enum: [false] }, 0)).toBe(false);
+    expect(accepts({ enum: [[false]] }, [0])).toBe(false);
+    expect(accepts({ const: 1 }, 1.0)).toBe(true);
+    expect(accepts({ const: 0 }, -0)).toBe(true);
+    expect(accepts({ type: "string", enum: ["a", 1] }, 1)).toBe(false);
+  });
+
+  it("judge uniqueItems with deep equality", () => {
+    expect(accepts({ uniqueItems: true }, [{ a: 1, b: 2 }, { b: 2, a: 1 }])).toBe(false);
+    expect(accepts({ uniqueItems: true }, [1, 1.0])).toBe(false);
+    expect(accepts({ uniqueItems: true }, [{ a: false }, { a: 0 }])).toBe(true);
+    expect(accepts({ uniqueItems: true, items: { type: "object" } }, JSON.parse('[{"__proto__": 1}, {}]'))).toBe(true);
+  });
+
+  it("treat oneOf as exactly one", () => {
+    const schema = { oneOf: [{ type: "integer" }, { minimum: 2 }] };
+    expect(accepts(schema, 1)).toBe(true);
+    expect(accepts(schema, 2.5)).toBe(true);
+    expect(accepts(schema, 3)).toBe(false);
+  });
+
+  it("keep each allOf member's additionalProperties to its own properties", () => {
+    const schema = {
+      allOf: [
+        { properties: { a: {} }, additionalProperties: false },
+        { properties: { b: {} }, additionalProperties: false },
+      ],
+    };
+    expect(accepts(schema, { a: 1, b: 1 })).toBe(false);
+    expect(accepts(schema, { a: 1 })).toBe(false);
+    expect(accepts(schema, {})).toBe(true);
+  });
+
+  it("treat a required name that properties do not declare by additionalProperties", () => {
+    expect(accepts({ required: ["a"], additionalProperties: false }, { a: 1 })).toBe(false);
+    expect(accepts({ required: ["a"], additionalProperties: { type: "string" } }, { a: 1 })).toBe(false);
+    expect(accepts({ required: ["a"], additionalProperties: { type: "string" } }, { a: "x" })).toBe(true);
+  });
+
+  it("check property names such as __proto__ and constructor as own properties", () => {
+    expect(accepts({ required: ["constructor"] }, {})).toBe(false);
+    expect(accepts({ required: ["constructor"] }, { constructor: 1 })).toBe(true);
+    expect(accepts({ properties: { toString: { type: "number" } } }, {})).toBe(true);
+    expect(accepts({ properties: { toString: { type: "number" } } }, { toString: "x" })).toBe(false);
+    // JSON.parse, not a literal: in a literal "__proto__" would set the prototype instead of a key.
+    const protoProperty = JSON.parse('{"properties": {"__proto__": {"type": "number"}}}') as unknown;
+    expect(accepts(protoProperty, JSON.parse('{"__proto__": "x"}'))).toBe(false);
+    expect(accepts(protoProperty, JSON.parse('{"__proto__": 1}'))).toBe(true);
+    expect(accepts({ required: ["__proto__"] }, {})).toBe(false);
+    expect(accepts({ additionalProperties: false }, JSON.parse('{"__proto__": 1}'))).toBe(false);
+    expect(accepts({ additionalProperties: { type: "string" } }, JSON.parse('{"__proto__": 1}'))).toBe(false);
+    expect(accepts({ maxProperties: 0 }, JSON.parse('{"__proto__": 1}'))).toBe(false);
+    const closed = { properties: { constructor: { type: "number" } }, additionalProperties: false };
+    expect(accepts(closed, { constructor: 1 })).toBe(true);
+    expect(accepts(closed, { constructor: 1, other: 1 })).toBe(false);
+  });
+
+  it("never pollute a prototype through parse output", () => {
+    const output = jsonSchemaToZod({ type: "object" }).parse(JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(output.a).toBe(1);
+  });
+
+  it("resolve local references with pointer escapes and percent-encoding", () => {
+    const schema = {
+      $defs: { "tilde~field": { type: "integer" }, "slash/field": { type: "integer" }, "percent%field": { type: "integer" } },
+      properties: {
+        tilde: { $ref: "#/$defs/tilde~0field" },
+        slash: { $ref: "#/$defs/slash~1field" },
+        percent: { $ref: "#/$defs/percent%25field" },
+      },
+    };
+    for (const key of ["tilde", "slash", "percent"]) {
+      expect(accepts(schema, { [key]: 1 })).toBe(true);
+      expect(accepts(schema, { [key]: "x" })).toBe(false);
+    }
+    expect(accepts({ definitions: { a: { type: "string" } }, $ref: "#/definitions/a" }, 1, "draft-07")).toBe(false);
+    expect(accepts({ properties: { a: { type: "string" }, b: { $ref: "#/properties/a" } } }, { b: 1 })).toBe(false);
+  });
+
+  it("carry annotations without letting them constrain", () => {
+    const schema = { type: "string", title: "T", description: "D", default: 5, examples: [1], deprecated: true, readOnly: true, writeOnly: true, $comment: "c" };
+    expect(accepts(schema, "x")).toBe(true);
+    expect(accepts(schema, 5)).toBe(false);
+  });
+
+  it("return the instance unchanged, unknown keys included", () => {
+    const data = { a: "x", extra: { nested: [1, { b: 2 }] } };
+    expect(jsonSchemaToZod({ properties: { a: { type: "string" } } }).parse(data)).toEqual(data);
+  });
+});
+
+describe("instances that are not JSON", () => {
+  it("are rejected without throwing", () => {
+    const schemas = [{ allOf: [true, { type: "object" }] }, { allOf: [{ type: "array" }, { items: { type: "object" } }] }, true, { type: "object" }];
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const values = [new Date(), [new Date()], undefined, Number.NaN, new Map(), { a: undefined }, cyclic, () => 1, [1, , 2]];
+    for (const schema of schemas) {
+      const validator = jsonSchemaToZod(schema);
+      for (const value of values) expect(validator.safeParse(value).success).toBe(false);
+    }
+  });
+
+  it("may be nested far deeper than the call stack", () => {
+    let deep: unknown = 1;
+    for (let index = 0; index < 200_000; index += 1) deep = [deep];
+    expect(accepts({ uniqueItems: true }, [deep, 1])).toBe(true);
+    expect(accepts({ enum: [[1]] }, deep)).toBe(false);
+  });
+});
+
+describe("bounds", () => {
+  it("refuse documents deeper than 64 before compiling", () => {
+    let schema: Record<string, unknown> = { type: "string" };
+    for (let index = 0; index < 70; index += 1) schema = { items: schema };
+    expect(refusal(schema)).toMatchObject({ code: "too_large" });
+  });
+
+  it("refuse documents with more than 50,000 nodes", () => {
+    const properties: Record<string, unknown> = {};
+    // Every property is two nodes: its schema object and the "type" string.
+    for (let index = 0; index < 25_000; index += 1) properties[`p${index}`] = { type: "string" };
+    expect(refusal({ properties })).toMatchObject({ code: "too_large" });
+  });
+
+  it("refuse $ref fan-out bombs quickly", () => {
+    const $defs: Record<string, unknown> = { d0: { type: "string" } };
+    for (let index = 1; index <= 40; index += 1) {
+      $defs[`d${index}`] = { allOf: [{ $ref: `#/$defs/d${index - 1}` }, { $ref: `#/$defs/d${index - 1}` }] };
+    }
+    const started = performance.now();
+    expect(refusal({ $defs, $ref: "#/$defs/d40" })).toMatchObject({ code: "too_large" });
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it("refuse cyclic schema objects as recursive", () => {
+    const schema: Record<string, unknown> = { type: "object", properties: {} };
+    (schema.properties as Record<string, unknown>).self = schema;
+    expect(refusal(schema)).toMatchObject({ code: "unsupported" });
+  });
+});
+
+describe("projection through Standard JSON Schema", () => {
+  const validator = jsonSchemaToZod({
+    type: "object",
+    description: "Search the catalog",
+    additionalProperties: false,
+    required: ["query"],
+    properties: {
+      query: { type: "string", minLength: 1, maxLength: 200, description: "Free text" },
+      limit: { type: "integer", minimum: 1, maximum: 50, default: 10 },
+      tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, maxItems: 5 },
+      price: { type: ["number", "null"], exclusiveMinimum: 0, multipleOf: 0.01 },
+    },
+  });
+
+  it("shows bounds, types, required and descriptions", () => {
+    const projected = z.toJSONSchema(validator, { io: "input" }) as Record<string, unknown>;
+    expect(projected).toMatchObject({
+      type: "object",
+      description: "Search the catalog",
+      required: ["query"],
+      additionalProperties: { not: {} },
+      properties: {
+        query: { type: "string", minLength: 1, maxLength: 200, description: "Free text" },
+        limit: { type: "integer", minimum: 1, maximum: 50, default: 10 },
+        tags: { type: "array", maxItems: 5, items: { type: "string", enum: ["a", "b"] } },
+        price: { anyOf: [{ type: "number", exclusiveMinimum: 0, multipleOf: 0.01 }, { type: "null" }] },
+      },
+    });
+  });
+
+  it("is what ~standard.jsonSchema.input returns", () => {
+    const standard = validator["~standard"] as unknown as { jsonSchema: { input(options: { target: string }): unknown } };
+    expect(standard.jsonSchema.input({ target: "draft-2020-12" })).toEqual(z.toJSONSchema(validator, { io: "input" }));
+    expect(standard.jsonSchema.input({ target: "draft-07" })).toMatchObject({ properties: { query: { maxLength: 200 } } });
+  });
+});
