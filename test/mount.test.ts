@@ -194,6 +194,20 @@ describe.skipIf(skip !== undefined)("mount options", () => {
     }
   });
 
+  test("an OpenAPI spec and a catalog file mount together, each under its own namespace", async () => {
+    const mnt = freshMountpoint("specs");
+    try {
+      const spec = join(process.cwd(), "..", "shared", "fixtures", "openapi-examples", "v3.1", "tictactoe.yaml");
+      await startDaemon([`ttt=${spec}`, `stock=${join(process.cwd(), "test/fixtures/sources/catalog.yaml")}`], mnt);
+      expect(sh(`ls ${quote(join(mnt, "ttt"))}`).stdout.trim().split("\n")).toEqual(expect.arrayContaining(["get_board.d.ts", "put_square.json"]));
+      expect(sh(`cat ${quote(join(mnt, "stock/inventory/items/get.d.ts"))}`).stdout).toContain("stock$inventory$items$get_Input");
+      expect(sh(`ls ${quote(join(mnt, ".search", "mark a square"))}`).stdout).toMatch(/^01-ttt\.put_square\.d\.ts$/m);
+    } finally {
+      await stopAllDaemons();
+      removeMountpoint(mnt);
+    }
+  });
+
   test("a bad mountpoint or option gives one clear line, a non-zero exit and no mount", () => {
     const cli = `${quote(process.execPath)} ${quote(join(process.cwd(), "dist/cli/main.js"))}`;
     const missing = sh(`${cli} mount --example /tmp/forage-no-such-dir-${process.pid}`);

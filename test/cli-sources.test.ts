@@ -1,0 +1,68 @@
+// Sources for the mount and the CLI (issue 4): OpenAPI specs and JSON/YAML catalog files, several
+// at once under their own namespaces, and refusals as one clear line with a non-zero exit.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { sh } from "./helpers/mount-daemon.js";
+
+const examples = join(process.cwd(), "..", "shared", "fixtures", "openapi-examples");
+const cli = `'${process.execPath}' '${join(process.cwd(), "dist/cli/main.js")}'`;
+const tsc = `'${process.execPath}' '${join(process.cwd(), "node_modules/typescript/bin/tsc")}'`;
+const targets: string[] = [];
+function target(): string {
+  const directory = mkdtempSync(join("/tmp", "forage-sources-"));
+  targets.push(directory);
+  rmSync(directory, { recursive: true });
+  return directory;
+}
+afterEach(() => {
+  for (const directory of targets.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+describe("forage export from specs and catalog files", () => {
+  test("several OpenAPI specs, each under its own namespace, give valid declarations", () => {
+    const out = target();
+    const result = sh(`${cli} export ttt='${join(examples, "v3.1/tictactoe.yaml")}' uspto='${join(examples, "v3.0/uspto.json")}' '${out}'`);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/exported \d+ operations/);
+    const board = JSON.parse(readFileSync(join(out, "ttt/get_board.json"), "utf8"));
+    expect(board.path).toBe("ttt.get_board");
+    expect(board.capabilities).toEqual(["reads over HTTP: GET /board"]);
+    expect(readFileSync(join(out, "ttt/put_square.d.ts"), "utf8")).toContain("ttt$put_square_Input");
+    expect(sh(`ls '${join(out, "uspto")}'`).stdout).toContain("list_searchable_fields.d.ts");
+    // Unsupported operations are reported, never dropped silently.
+    expect(result.stderr).toMatch(/uspto: \d+ operations unsupported/);
+    expect(sh(`${tsc} -p '${out}'`)).toMatchObject({ status: 0, stdout: "" });
+  });
+
+  test("a YAML catalog file's JSON Schemas compile to validators whose bounds show in describe", () => {
+    const out = target();
+    expect(sh(`${cli} export '${join(process.cwd(), "test/fixtures/sources/catalog.yaml")}' '${out}'`).status).toBe(0);
+    const get = JSON.parse(readFileSync(join(out, "inventory/items/get.json"), "utf8"));
+    expect(get.inputSchema.properties.sku).toMatchObject({ minLength: 3, maxLength: 32 });
+    expect(readFileSync(join(out, "inventory/items/adjust.d.ts"), "utf8")).toMatch(/@minimum -1000\n\s+\* @maximum 1000/);
+    expect(sh(`${tsc} -p '${out}'`).status).toBe(0);
+  });
+
+  test.each([
+    ["a Swagger 2 spec", () => join(examples, "v2.0/yaml/petstore.yaml"), /convert the spec to OpenAPI 3\.0 or 3\.1 first/],
+    ["a catalog file with an unsupported keyword", () => join(process.cwd(), "test/fixtures/sources/catalog-with-pattern.json"), /"pattern".*unsupported/],
+    ["a missing file", () => "/nonexistent/spec.yaml", /cannot read source/],
+    ["a file of another kind", () => join(process.cwd(), "README.md"), /expected a \.js\/\.mjs module/],
+  ])("%s is refused as one clear line with a non-zero exit", (_what, file, message) => {
+    const result = sh(`${cli} export '${file()}' '${target()}'`);
+    expect(result.status).not.toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test("usage mistakes exit 2 with one line", () => {
+    for (const args of ["export", "mount --example", "frobnicate", "export --example a b"]) {
+      const result = sh(`${cli} ${args}`);
+      expect(result.status, args).toBe(2);
+      expect(result.stderr).toMatch(/^forage: /);
+    }
+  });
+});
