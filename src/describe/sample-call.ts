@@ -1,4 +1,5 @@
 import type { JsonSchema, JsonValue } from "./json-schema.js";
+import { refTokens, resolveTokens } from "../json-schema/json-pointer.js";
 import { propertyKey } from "./typescript-type.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
@@ -41,11 +42,6 @@ function sampleObject(schema: SchemaObject, root: JsonSchema, depth: number): st
 }
 
 function resolveLocal(ref: string, root: JsonSchema): JsonValue | undefined {
-  if (ref === "#" || typeof root === "boolean") return undefined;
-  let node: JsonValue | undefined = root as JsonValue;
-  for (const token of ref.replace(/^#\//, "").split("/")) {
-    const key = decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~");
-    node = node !== null && typeof node === "object" && !Array.isArray(node) && Object.hasOwn(node, key) ? node[key] : undefined;
-  }
-  return node;
+  const tokens = refTokens(ref);
+  return tokens === undefined || tokens.length === 0 ? undefined : (resolveTokens(root, tokens) as JsonValue | undefined);
 }

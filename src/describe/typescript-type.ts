@@ -1,4 +1,5 @@
 import type { JsonSchema, JsonValue } from "./json-schema.js";
+import { refTokens } from "../json-schema/json-pointer.js";
 import { jsdocBlock, schemaDocLines } from "./jsdoc.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
@@ -94,9 +95,9 @@ function renderObject(schema: SchemaObject, naming: TypeNaming, indent: string):
 
 function renderRef(ref: string, naming: TypeNaming): string {
   if (ref === "#") return naming.root;
-  const match = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(ref);
-  if (match?.[1] === undefined) return "unknown";
-  return naming.definition(decodeURIComponent(match[1]).replace(/~1/g, "/").replace(/~0/g, "~"));
+  const tokens = refTokens(ref);
+  if (tokens?.length !== 2 || (tokens[0] !== "$defs" && tokens[0] !== "definitions")) return "unknown";
+  return naming.definition(tokens[1] as string);
 }
 
 /** A JSON value is also a valid TypeScript literal type. */

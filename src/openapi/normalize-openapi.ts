@@ -1,7 +1,7 @@
 import { ForageError } from "../forage-error.js";
 import type { JsonObject } from "../json-schema/index.js";
 import { readAuthHints } from "./auth-hints.js";
-import { resolveTokens } from "./json-pointer.js";
+import { resolveTokens } from "../json-schema/json-pointer.js";
 import { assignMethodNames, operationKey } from "./method-names.js";
 import { normalizeOperation, type OperationCandidate, type OperationContext, type OperationResult } from "./normalize-operation.js";
 import { listOperationSites, type OperationSite } from "./operation-sites.js";

@@ -1,5 +1,5 @@
 import { ForageError } from "../forage-error.js";
-import { formatPointer, refTokens, resolveTokens } from "./json-pointer.js";
+import { formatPointer, refTokens, resolveTokens } from "../json-schema/json-pointer.js";
 import { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES } from "./limits.js";
 import type { OpenApiVersion } from "./types.js";
 

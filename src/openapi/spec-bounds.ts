@@ -1,5 +1,5 @@
 import { ForageError } from "../forage-error.js";
-import { childPointer } from "./json-pointer.js";
+import { childPointer } from "../json-schema/json-pointer.js";
 import { MAX_SPEC_DEPTH, MAX_SPEC_NODES } from "./limits.js";
 
 /**
