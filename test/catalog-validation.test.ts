@@ -138,4 +138,26 @@ describe("prepared once", () => {
     catalog.describe("files");
     expect(projections).toBe(afterCreation);
   });
+
+  test("a validator shared by many operations is projected once per side, and each gets the same projection", () => {
+    const calls = { input: 0, output: 0 };
+    const shared = z.object({ id: z.string().max(64) });
+    const standard = shared["~standard"];
+    const spy = {
+      "~standard": {
+        ...standard,
+        jsonSchema: {
+          input: (options: { target: "draft-2020-12" }) => ((calls.input += 1), standard.jsonSchema.input(options)),
+          output: (options: { target: "draft-2020-12" }) => ((calls.output += 1), standard.jsonSchema.output(options)),
+        },
+      },
+    } as typeof shared;
+    const operations = Array.from({ length: 20 }, (_, index) => ({ path: `items.op${index}`, input: spy, output: spy }));
+    const catalog = createCatalog({ revision: "r", operations });
+    expect(calls).toEqual({ input: 1, output: 1 });
+    const described = catalog.describe("items.op7");
+    expect(described.kind === "operation" && described.inputSchema).toEqual({ type: "object", properties: { id: { type: "string", maxLength: 64 } }, required: ["id"] });
+    // Equivalent operations still merge in search, as when each had its own validator.
+    expect(catalog.search("items").results).toHaveLength(1);
+  });
 });

@@ -19,7 +19,7 @@ export interface CatalogCore {
 
 /**
  * Builds the search index, equivalence groups and operation descriptions of
- * sorted operations. `metadata[doc]` is the canonical metadata text of
+ * sorted operations. `metadata[doc]` is the metadata text of
  * operation `doc`: equal texts mean equivalent operations.
  */
 export function buildCatalogCore(operations: readonly PreparedOperation[], stamp: string, metadata: readonly string[]): CatalogCore {

@@ -71,7 +71,7 @@ function prepareAll(definitions: unknown): PreparedEntry[] {
 
 /**
  * Content identity: SHA-256 over the sorted operations, each as its path, NUL,
- * its canonical metadata (schema projections included) and a newline. Paths
+ * its metadata text (schema projections included) and a newline. Paths
  * and JSON text hold neither NUL nor a raw newline, so the framing is
  * unambiguous.
  */

@@ -30,7 +30,7 @@ export interface PreparedOperation {
 }
 
 /**
- * A prepared operation with its canonical metadata text (everything but the
+ * A prepared operation with its metadata text (everything but the
  * path): equal texts mean equivalent operations, and the stamp digests them.
  * The text is needed only while the catalog is created, so it is kept beside
  * the operation rather than in it, and a large catalog does not hold a second
@@ -86,15 +86,17 @@ export function searchDocumentOf(operation: PreparedOperation): SearchDocument {
 }
 
 /**
- * canonicalJson({ description, capabilities, instructions, inputSchema, outputSchema }),
- * written from the projections' cached canonical text (keys in code-unit
- * order) so a shared schema is serialised once, not once per operation.
+ * The metadata of an operation as one JSON text, keys in a fixed order:
+ * { capabilities, description, inputSchema, instructions, outputSchema }.
+ * Schemas appear as their validators emitted them (Projection.json), keys in
+ * the order describe shows them, so no schema is walked again to serialise it
+ * and a shared validator's text is reused as it is.
  */
 function metadataText(
   description: string, capabilities: readonly string[], instructions: string | undefined, input: Projection, output: Projection | undefined,
 ): string {
-  return `{"capabilities":${canonicalJson(capabilities)},"description":${JSON.stringify(description)},"inputSchema":${input.canonical},` +
-    `"instructions":${instructions === undefined ? "null" : JSON.stringify(instructions)},"outputSchema":${output?.canonical ?? "null"}}`;
+  return `{"capabilities":${canonicalJson(capabilities)},"description":${JSON.stringify(description)},"inputSchema":${input.json},` +
+    `"instructions":${instructions === undefined ? "null" : JSON.stringify(instructions)},"outputSchema":${output?.json ?? "null"}}`;
 }
 
 function definitionPath(definition: OperationDefinition, index: number): string {

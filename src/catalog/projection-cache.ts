@@ -1,11 +1,10 @@
-import { projectJsonSchema, type JsonSchema, type ProjectionSide } from "../describe/json-schema.js";
-import { canonicalJson } from "./canonical-json.js";
+import { projectJsonSchemaWithText, type JsonSchema, type ProjectionSide } from "../describe/json-schema.js";
 import { deepFreeze } from "./deep-freeze.js";
 
-/** One validator's projection, frozen, with its canonical JSON text. */
+/** One validator's projection, frozen, with its JSON text (exactly JSON.stringify(schema)). */
 export interface Projection {
   readonly schema: JsonSchema;
-  readonly canonical: string;
+  readonly json: string;
 }
 
 /**
@@ -24,8 +23,8 @@ export class ProjectionCache {
     const cacheable = validator !== null && (typeof validator === "object" || typeof validator === "function");
     const cached = cacheable ? this.made[side].get(validator) : undefined;
     if (cached !== undefined) return cached;
-    const schema = deepFreeze(projectJsonSchema(validator, side));
-    const projection: Projection = { schema, canonical: canonicalJson(schema) };
+    const { schema, json } = projectJsonSchemaWithText(validator, side);
+    const projection: Projection = { schema: deepFreeze(schema), json };
     if (cacheable) this.made[side].set(validator, projection);
     return projection;
   }

@@ -13,30 +13,58 @@ export type ForageValidator = StandardSchemaV1 & StandardJSONSchemaV1;
 /** Which side of a validator to project: what a caller sends, or what the operation returns. */
 export type ProjectionSide = "input" | "output";
 
+/** A projection with its JSON text. */
+export interface ProjectedJsonSchema {
+  readonly schema: JsonSchema;
+  /**
+   * Exactly JSON.stringify(schema): the projection in the key order its
+   * validator emitted, which is also the order describe shows properties in.
+   */
+  readonly json: string;
+}
+
 /**
  * Projects a validator to JSON Schema (draft 2020-12) through Standard JSON Schema.
  * Throws a plain Error saying why when the validator cannot be projected.
  */
 export function projectJsonSchema(validator: unknown, side: ProjectionSide): JsonSchema {
+  return projectJsonSchemaWithText(validator, side).schema;
+}
+
+/** projectJsonSchema, also returning the projection's JSON text, which the round trip makes anyway. */
+export function projectJsonSchemaWithText(validator: unknown, side: ProjectionSide): ProjectedJsonSchema {
   const converter = (validator as { "~standard"?: { jsonSchema?: StandardJSONSchemaV1.Converter } } | null)?.["~standard"]?.jsonSchema;
   if (typeof converter?.[side] !== "function") {
     throw new Error("it is not a Standard Schema with ~standard.jsonSchema (Standard JSON Schema)");
   }
-  const projected = converter[side]({ target: "draft-2020-12" });
-  // Round-trip through JSON so the stored projection is plain, detached data.
-  const schema = JSON.parse(JSON.stringify(projected)) as JsonSchema;
+  const projected: unknown = converter[side]({ target: "draft-2020-12" });
+  // Round-trip through JSON so the stored projection is plain, detached data; the text is kept as its identity.
+  let json: string | undefined = JSON.stringify(withoutDialect(projected));
+  let schema: unknown = json === undefined ? undefined : JSON.parse(json);
   if (schema === null || (typeof schema !== "object" && typeof schema !== "boolean")) {
     throw new Error("its JSON Schema projection is not an object");
   }
   const depth = jsonDepth(schema);
   if (depth > MAX_SCHEMA_DEPTH) throw new Error(`its JSON Schema projection is deeper than ${MAX_SCHEMA_DEPTH}`);
-  return stripDialect(schema);
+  if (typeof schema === "object" && "$schema" in schema) {
+    // Only when the projection was not a plain object (a toJSON, a class) could the marker survive to here.
+    const { $schema: _dialect, ...rest } = schema as Record<string, JsonValue>;
+    schema = rest;
+    json = JSON.stringify(rest);
+  }
+  return { schema: schema as JsonSchema, json: json as string };
 }
 
-/** The $schema marker is the same for every projection, so it only adds noise. */
-function stripDialect(schema: JsonSchema): JsonSchema {
-  if (typeof schema === "boolean" || !("$schema" in schema)) return schema;
-  const { $schema: _dialect, ...rest } = schema;
+/**
+ * The $schema marker is the same for every projection, so it only adds noise.
+ * Removing it from a plain object before the round trip saves a second
+ * serialisation; anything else is serialised as it is.
+ */
+function withoutDialect(projected: unknown): unknown {
+  if (projected === null || typeof projected !== "object" || !("$schema" in projected)) return projected;
+  const prototype: unknown = Object.getPrototypeOf(projected);
+  if ((prototype !== Object.prototype && prototype !== null) || "toJSON" in projected) return projected;
+  const { $schema: _dialect, ...rest } = projected as Record<string, unknown>;
   return rest;
 }
 

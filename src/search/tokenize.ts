@@ -42,16 +42,6 @@ export function termOf(word: string): string | undefined {
   return word.length > 3 ? stemmer(word) : word;
 }
 
-/** The index terms of a text, in order, stop words removed. */
-export function termsOf(text: string): string[] {
-  const terms: string[] = [];
-  for (const word of splitWords(text)) {
-    const term = termOf(word);
-    if (term !== undefined) terms.push(term);
-  }
-  return terms;
-}
-
 /**
  * termOf with a memory, for indexing a whole catalog: operations repeat a
  * small vocabulary many times, and stemming is the costly step.

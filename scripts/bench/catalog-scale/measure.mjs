@@ -1,6 +1,9 @@
 // Measures one catalog size in this process and prints one JSON line. run.mjs starts one child per size,
 // so peak RSS (process.resourceUsage().maxRSS) belongs to that size alone.
-import { createCatalog, scaledExampleOperations } from "../../../dist/index.js";
+// The core modules directly, not dist/index.js: the entry point also loads every other part of the
+// package, and a half-built one elsewhere must not stop this benchmark.
+import { createCatalog } from "../../../dist/catalog/create-catalog.js";
+import { scaledExampleOperations } from "../../../dist/example/example-catalog.js";
 import { syntheticOperations } from "./operations.mjs";
 import { syntheticQueries } from "./queries.mjs";
 import { median, percentile, timed } from "./stats.mjs";
@@ -37,8 +40,14 @@ const createMs = timed(() => {
 });
 const peakRssMb = process.resourceUsage().maxRSS / 1_024;
 
+/** Every path in list order, by following cursors. */
 const paths = [];
-for (let cursor = null, page; (page = catalog.list({ cursor })) && (page.results.forEach((result) => paths.push(result.path)), (cursor = page.nextCursor)) !== null;);
+for (let cursor = null; ; ) {
+  const page = catalog.list({ cursor });
+  for (const result of page.results) paths.push(result.path);
+  cursor = page.nextCursor;
+  if (cursor === null) break;
+}
 
 /** Times every page of a full listing, following cursors. */
 function listPages(namespace) {

@@ -1,7 +1,9 @@
 // The two engines under test, behind one interface: rank(query) → groups of tool ids, best first.
 import MiniSearch from "minisearch";
 import { z } from "zod";
-import { createCatalog } from "../../../dist/index.js";
+// The core modules directly, not dist/index.js: the entry point also loads every other part of the
+// package, and a half-built one elsewhere must not stop this benchmark.
+import { createCatalog } from "../../../dist/catalog/create-catalog.js";
 import { toolPaths } from "./tool-paths.mjs";
 
 /** How deep both engines are read: Forage returns at most 50 results per search. */

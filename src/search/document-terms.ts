@@ -1,0 +1,79 @@
+import { splitCompound } from "./compound-words.js";
+import type { SearchDocument } from "./search-index.js";
+import { memoizedTermOf, splitWords } from "./tokenize.js";
+
+// Turning operations into weighted index terms: the build half of the search index.
+
+/**
+ * Field weights for BM25F. Names are what callers type, so path words weigh
+ * most; instructions and field descriptions often mention other operations,
+ * so they weigh least.
+ */
+const WEIGHTS = { path: 3, description: 1, capabilities: 1, instructions: 0.4, fieldNames: 1, fieldDescriptions: 0.4 } as const;
+
+/** One document's terms with their weighted frequencies, and its weighted length (for BM25 length normalisation). */
+export interface WeightedTerms {
+  readonly terms: Map<string, number>;
+  readonly length: number;
+}
+
+/** Each document's weighted term frequencies and weighted length, tokenising and stemming each distinct word once. */
+export function weightedTerms(documents: readonly SearchDocument[]): WeightedTerms[] {
+  const termOfWord = memoizedTermOf();
+  const termsOfWords = (words: readonly string[]): string[] => {
+    const terms: string[] = [];
+    for (const word of words) {
+      const term = termOfWord(word);
+      if (term !== undefined) terms.push(term);
+    }
+    return terms;
+  };
+  const described = documents.map((document) => ({
+    description: splitWords(document.description),
+    capabilities: splitWords(document.capabilities.join(" ")),
+  }));
+  const pathTerms = pathTermsOf(textVocabulary(described), termOfWord);
+  return documents.map((document, doc) => {
+    const terms = new Map<string, number>();
+    let length = 0;
+    const add = (words: readonly string[], weight: number): void => {
+      for (const term of words) terms.set(term, (terms.get(term) ?? 0) + weight);
+      length += words.length * weight;
+    };
+    const text = described[doc] as { description: string[]; capabilities: string[] };
+    add(pathTerms(document.path), WEIGHTS.path);
+    add(termsOfWords(text.description), WEIGHTS.description);
+    add(termsOfWords(text.capabilities), WEIGHTS.capabilities);
+    add(termsOfWords(splitWords(document.instructions)), WEIGHTS.instructions);
+    add(termsOfWords(splitWords(document.inputFields.map((field) => field.name).join(" "))), WEIGHTS.fieldNames);
+    add(termsOfWords(splitWords(document.inputFields.map((field) => field.description).join(" "))), WEIGHTS.fieldDescriptions);
+    return { terms, length };
+  });
+}
+
+/** Words of three or more letters used in descriptive text, to split run-together names with. */
+function textVocabulary(described: readonly { description: string[]; capabilities: string[] }[]): Set<string> {
+  const vocabulary = new Set<string>();
+  for (const text of described) {
+    for (const word of text.description) if (word.length >= 3) vocabulary.add(word);
+    for (const word of text.capabilities) if (word.length >= 3) vocabulary.add(word);
+  }
+  return vocabulary;
+}
+
+/** Path terms: each word, and run-together segments also split into known words; memoised per word, since paths share segments. */
+function pathTermsOf(vocabulary: ReadonlySet<string>, termOfWord: (word: string) => string | undefined): (path: string) => string[] {
+  const memo = new Map<string, string[]>();
+  return (path) => {
+    const terms: string[] = [];
+    for (const word of splitWords(path)) {
+      let wordTerms = memo.get(word);
+      if (wordTerms === undefined) {
+        wordTerms = [word, ...(splitCompound(word, vocabulary) ?? [])].map(termOfWord).filter((term): term is string => term !== undefined);
+        memo.set(word, wordTerms);
+      }
+      terms.push(...wordTerms);
+    }
+    return terms;
+  };
+}
