@@ -124,6 +124,14 @@ describe("cursors", () => {
     expect(codeOf(() => catalog.list({ limit: 2, cursor }))).toBe("stale_cursor");
   });
 
+  test("a cursor from a longer listing is stale, not invalid, wherever its offset points", () => {
+    const big = createCatalog({ revision: "r", operations: Array.from({ length: 63 }, (_, index) => op(`bulk.op${index}`)) });
+    const cursor = big.list().nextCursor;
+    expect(codeOf(() => catalog.list({ cursor }))).toBe("stale_cursor");
+    expect(codeOf(() => big.list({ namespace: "bulk", cursor }))).toBe("stale_cursor");
+    expect(codeOf(() => createForage(big, { bound: ["bulk.op1"] }).list({ cursor }))).toBe("stale_cursor");
+  });
+
   test("a cursor reused against another binding fails with stale_cursor", () => {
     const cursor = catalog.list({ limit: 2 }).nextCursor;
     const guest = createForage(catalog, { bound: ["computers.**"] });
@@ -138,10 +146,13 @@ describe("cursors", () => {
     expect(relabelled.list({ limit: 5, cursor }).results[0]!.path).toBe(catalog.list({ limit: 5, cursor }).results[0]!.path);
   });
 
-  test("a forged or garbage cursor is invalid_argument", () => {
+  test("a garbage or tampered cursor is invalid_argument; a forged scope is stale", () => {
     for (const cursor of ["garbage", "", "x".repeat(10_000), Buffer.from('{"s":"x","o":-1}').toString("base64url")]) {
-      expect(codeOf(() => catalog.list({ cursor }))).toMatch(/invalid_argument|stale_cursor/);
+      expect(codeOf(() => catalog.list({ cursor }))).toBe("invalid_argument");
     }
-    expect(codeOf(() => catalog.list({ cursor: Buffer.from('{"s":"x","o":99999}').toString("base64url") }))).toBe("invalid_argument");
+    expect(codeOf(() => catalog.list({ cursor: Buffer.from('{"s":"x","o":5}').toString("base64url") }))).toBe("stale_cursor");
+    const real = JSON.parse(Buffer.from(catalog.list({ limit: 5 }).nextCursor!, "base64url").toString());
+    const tampered = Buffer.from(JSON.stringify({ ...real, o: 99_999 })).toString("base64url");
+    expect(codeOf(() => catalog.list({ cursor: tampered }))).toBe("invalid_argument");
   });
 });

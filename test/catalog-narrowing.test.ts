@@ -75,8 +75,33 @@ describe("host narrowing", () => {
     expect(createForage(twins, { bound: ["a.one", "b.three"] }).search("word").results[0]!.peers).toEqual(["b.three"]);
   });
 
+  test("ranking and stamps depend only on bound operations, never on unbound ones", () => {
+    const mail = [
+      { path: "mail.send", input: z.object({ to: z.string() }), description: "Send an email message." },
+      { path: "mail.calendar_sync", input: z.object({}), description: "Sync the calendar." },
+      { path: "mail.read", input: z.object({ id: z.string() }), description: "Read an email." },
+    ];
+    const hidden = Array.from({ length: 28 }, (_, index) => ({
+      path: `admin.calibrate${index}`,
+      input: z.object({}),
+      description: `Calibrate the email send relay ${index}.`,
+    }));
+    const alone = createForage(createCatalog({ revision: "r", operations: mail }), { bound: ["mail.**"] });
+    const crowded = createForage(createCatalog({ revision: "r", operations: [...mail, ...hidden] }), { bound: ["mail.**"] });
+    for (const query of ["cal", "send email", "read", "sync calendar"]) {
+      expect(crowded.search(query).results).toEqual(alone.search(query).results);
+    }
+    expect(crowded.list().catalogStamp).toBe(alone.list().catalogStamp);
+    expect(crowded.describe("mail.send")).toEqual(alone.describe("mail.send"));
+    expect(crowded.describe("mail")).toEqual(alone.describe("mail"));
+    const changedHidden = createForage(createCatalog({ revision: "r", operations: [...mail, ...hidden.slice(1)] }), { bound: ["mail.**"] });
+    expect(changedHidden.list().catalogStamp).toBe(crowded.list().catalogStamp);
+  });
+
   test("a bad bound pattern is invalid_argument", () => {
     expect(captured(() => createForage(catalog, { bound: ["a.**.b"] })).code).toBe("invalid_argument");
+    expect(captured(() => createForage(catalog, { bound: ["mail.send("] })).code).toBe("invalid_argument");
+    expect(captured(() => createForage(catalog, { bound: ["mail"] })).code).toBe("invalid_argument");
     expect(captured(() => createForage(catalog, { bound: "mail.*" as unknown as string[] })).code).toBe("invalid_argument");
   });
 });

@@ -47,6 +47,7 @@ describe("forage export from specs and catalog files", () => {
   test.each([
     ["a Swagger 2 spec", () => join(examples, "v2.0/yaml/petstore.yaml"), /convert the spec to OpenAPI 3\.0 or 3\.1 first/],
     ["a catalog file with an unsupported keyword", () => join(process.cwd(), "test/fixtures/sources/catalog-with-pattern.json"), /"pattern".*unsupported/],
+    ["a catalog file with a property named like an object member", () => join(process.cwd(), "test/fixtures/sources/catalog-with-inherited-name.yaml"), /"constructor".*JavaScript object member/],
     ["a missing file", () => "/nonexistent/spec.yaml", /cannot read source/],
     ["a file of another kind", () => join(process.cwd(), "README.md"), /expected a \.js\/\.mjs module/],
   ])("%s is refused as one clear line with a non-zero exit", (_what, file, message) => {

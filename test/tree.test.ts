@@ -227,6 +227,16 @@ describe("errors and cloaking", () => {
     expect(() => treeOf(catalog, "apps.nothing")).toThrow(/not a namespace/);
   });
 
+  test("an empty view lists an empty root instead of failing", () => {
+    const nothing = createForage(catalog, { bound: ["nothing.here"] });
+    const empty = createCatalogTree(nothing, { revision: catalog.revision, stamp: "s", providerVersion: "0" });
+    expect(names(empty, "/")).toEqual([".afi", ".search", "README.md", "tsconfig.json"]);
+  });
+
+  test("a query named like the namespace file is still a query", () => {
+    expect(tree.stat(`/.search/${NAMESPACE_FILE}`).kind).toBe("directory");
+  });
+
   test("a bound view hides unbound operations everywhere", () => {
     const guest = createForage(catalog, { bound: ["mail.**"] });
     const bound = createCatalogTree(guest, { revision: catalog.revision, stamp: catalog.stamp(), providerVersion: "0" });

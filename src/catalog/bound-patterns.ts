@@ -1,4 +1,5 @@
 import { ForageError } from "../forage-error.js";
+import { pathProblem } from "./operation-path.js";
 
 /**
  * Matches operation paths against a host's bound patterns: an exact path,
@@ -13,7 +14,8 @@ export function boundMatcher(patterns: readonly string[]): (path: string) => boo
   const expressions: RegExp[] = [];
   for (const pattern of patterns) {
     if (pattern.includes("*")) expressions.push(patternExpression(pattern));
-    else exact.add(pattern);
+    else if (pathProblem(pattern) === undefined) exact.add(pattern);
+    else throw new ForageError("invalid_argument", `bound pattern ${JSON.stringify(pattern)} is not an operation path: ${pathProblem(pattern) as string}`);
   }
   return (path) => exact.has(path) || expressions.some((expression) => expression.test(path));
 }

@@ -1,4 +1,5 @@
 import { ForageError } from "../forage-error.js";
+import { sha256Hex } from "./canonical-json.js";
 import { declareEnv } from "../describe/env-declaration.js";
 import { SearchIndex } from "../search/search-index.js";
 import { MAX_DESCRIPTION_RESPONSE } from "./bounds.js";
@@ -15,6 +16,8 @@ export interface CatalogCore {
   /** Per document, the documents equivalent to it (itself included), in list order. */
   readonly equivalents: readonly (readonly number[])[];
   readonly descriptions: readonly OperationDescription[];
+  /** Per document, a digest of its path and metadata: a narrowed view's stamp digests the visible ones. */
+  readonly digests: readonly string[];
 }
 
 /**
@@ -38,6 +41,7 @@ export function buildCatalogCore(operations: readonly PreparedOperation[], stamp
     index: SearchIndex.build(operations.map(searchDocumentOf)),
     equivalents,
     descriptions: operations.map((operation) => describeOperation(operation, stamp)),
+    digests: operations.map((operation, doc) => sha256Hex(`${operation.path}\u0000${metadata[doc] as string}`)),
   };
 }
 

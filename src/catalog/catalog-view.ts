@@ -7,8 +7,12 @@ import {
 import { declarationHeader, type CatalogCore } from "./catalog-core.js";
 import { cursorScope, decodeCursor, encodeCursor } from "./list-cursor.js";
 import { isUnderNamespace } from "./operation-path.js";
+import { sha256Hex } from "./canonical-json.js";
+import { searchDocumentOf, type PreparedOperation } from "./prepared-operation.js";
+import { SearchIndex } from "../search/search-index.js";
 import type {
-  Description, DescribeOptions, Forage, ListOptions, ListPage, NamespaceDescription, SearchOptions, SearchResult, Summary,
+  Description, DescribeOptions, Forage, ListOptions, ListPage, NamespaceDescription, OperationDescription, SearchOptions,
+  SearchResult, Summary,
 } from "./types.js";
 
 /**
@@ -20,7 +24,15 @@ export class CatalogView implements Forage {
   /** Visible documents in list order. */
   private readonly visible: readonly number[];
   private readonly isVisible: Uint8Array;
+  /**
+   * A narrowed view ranks with statistics and stamps from its visible operations
+   * only: term frequencies, completions or a stamp drawn from the whole catalog
+   * would let unbound operations change what a guest sees.
+   */
+  private readonly stamp: string;
+  private readonly index: SearchIndex;
   private readonly namespaceDescriptions = new Map<string, NamespaceDescription>();
+  private readonly operationDescriptions = new Map<number, OperationDescription>();
 
   constructor(
     private readonly core: CatalogCore,
@@ -30,6 +42,9 @@ export class CatalogView implements Forage {
     this.visible = visible;
     this.isVisible = new Uint8Array(core.operations.length);
     for (const doc of visible) this.isVisible[doc] = 1;
+    const whole = visible.length === core.operations.length;
+    this.stamp = bindingKey === "all" ? core.stamp : `sha256:${sha256Hex(visible.map((doc) => core.digests[doc]).join("\n"))}`;
+    this.index = whole ? core.index : SearchIndex.build(visible.map((doc) => searchDocumentOf(core.operations[doc] as PreparedOperation)));
   }
 
   /** One page of operations in list order. */
@@ -38,11 +53,11 @@ export class CatalogView implements Forage {
     const namespace = checkedNamespace(options.namespace);
     const [start, end] = this.namespaceRange(namespace);
     const total = end - start;
-    const scope = cursorScope(this.core.stamp, namespace, this.bindingKey);
+    const scope = cursorScope(this.stamp, namespace, this.bindingKey);
     const offset = options.cursor == null ? 0 : decodeCursor(options.cursor, scope, total);
     const pageEnd = Math.min(total, offset + limit);
     const results = this.visible.slice(start + offset, start + pageEnd).map((doc) => this.operation(doc).summary);
-    return { results, total, catalogStamp: this.core.stamp, nextCursor: pageEnd < total ? encodeCursor(scope, pageEnd) : null };
+    return { results, total, catalogStamp: this.stamp, nextCursor: pageEnd < total ? encodeCursor(scope, pageEnd) : null };
   }
 
   /** Ranked matches, equivalent operations merged into one result with `peers`. */
@@ -57,15 +72,18 @@ export class CatalogView implements Forage {
       this.isVisible[doc] === 1 && (namespace === undefined || isUnderNamespace(this.operation(doc).path, namespace));
     const results: Summary[] = [];
     const merged = new Set<number>();
-    this.core.index.rank(query, accept, (match) => {
-      if (merged.has(match.doc)) return true;
-      const group = (this.core.equivalents[match.doc] ?? []).filter((doc) => doc !== match.doc && accept(doc));
+    // The whole view's index numbers documents as the core does; a narrowed view's numbers its visible ones.
+    const docOf = this.index === this.core.index ? (position: number) => position : (position: number) => this.visible[position] as number;
+    this.index.rank(query, (position) => accept(docOf(position)), (ranked) => {
+      const match = docOf(ranked.doc);
+      if (merged.has(match)) return true;
+      const group = (this.core.equivalents[match] ?? []).filter((doc) => doc !== match && accept(doc));
       for (const peer of group) merged.add(peer);
-      const summary = this.operation(match.doc).summary;
-      results.push(Object.freeze({ ...summary, score: match.score, peers: Object.freeze(group.map((doc) => this.operation(doc).path)) }));
+      const summary = this.operation(match).summary;
+      results.push(Object.freeze({ ...summary, score: ranked.score, peers: Object.freeze(group.map((doc) => this.operation(doc).path)) }));
       return results.length < limit;
     });
-    return { results, catalogStamp: this.core.stamp };
+    return { results, catalogStamp: this.stamp };
   }
 
   /** The description of one operation, or of a namespace's operations. */
@@ -74,9 +92,18 @@ export class CatalogView implements Forage {
     const doc = this.core.byPath.get(pathOrNamespace);
     if (doc !== undefined && this.isVisible[doc] === 1) {
       if (options.select !== undefined) throw new ForageError("invalid_argument", "select applies to a namespace, not to one operation");
-      return this.core.descriptions[doc] as Description;
+      return this.operationDescription(doc);
     }
     return this.describeNamespace(pathOrNamespace, options.select);
+  }
+
+  /** The prepared description, restamped once for a narrowed view. */
+  private operationDescription(doc: number): OperationDescription {
+    const prepared = this.core.descriptions[doc] as OperationDescription;
+    if (this.stamp === this.core.stamp) return prepared;
+    let restamped = this.operationDescriptions.get(doc);
+    if (restamped === undefined) this.operationDescriptions.set(doc, (restamped = Object.freeze({ ...prepared, catalogStamp: this.stamp })));
+    return restamped;
   }
 
   private describeNamespace(namespace: string, select: readonly string[] | undefined): NamespaceDescription {
@@ -118,7 +145,7 @@ export class CatalogView implements Forage {
       namespace,
       operations: Object.freeze(declarations.map((declaration) => declaration.path)),
       typescript,
-      catalogStamp: this.core.stamp,
+      catalogStamp: this.stamp,
     });
   }
 

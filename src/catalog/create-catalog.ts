@@ -14,7 +14,9 @@ const cores = new WeakMap<Catalog, CatalogCore>();
 /** The prepared core of a catalog made by createCatalog; throws for anything else. */
 export function coreOf(catalog: Catalog): CatalogCore {
   const core = cores.get(catalog);
-  if (core === undefined) throw new ForageError("invalid_argument", "not a catalog made by createCatalog");
+  if (core === undefined) {
+    throw new ForageError("invalid_argument", "not a catalog made by this copy of createCatalog (a second copy of the package?); pass its operations to createCatalog here instead");
+  }
   return core;
 }
 

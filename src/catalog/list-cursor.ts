@@ -17,13 +17,17 @@ export function encodeCursor(scope: string, offset: number): string {
 /** The offset a cursor points at; throws `stale_cursor` when it belongs to another scope. */
 export function decodeCursor(cursor: string, scope: string, total: number): number {
   const decoded = parseCursor(cursor);
-  if (decoded === undefined || decoded.o > total) {
-    throw new ForageError("invalid_argument", "the cursor is not one this catalog issued; begin a fresh listing without a cursor");
-  }
+  if (decoded === undefined) throw notIssued();
+  // Scope first: an offset past this listing's end is only meaningful for a cursor of this scope.
   if (decoded.s !== scope) {
     throw new ForageError("stale_cursor", "the cursor belongs to another catalog stamp, namespace filter or binding; begin a fresh listing without a cursor");
   }
+  if (decoded.o > total) throw notIssued();
   return decoded.o;
+}
+
+function notIssued(): ForageError {
+  return new ForageError("invalid_argument", "the cursor is not one this catalog issued; begin a fresh listing without a cursor");
 }
 
 function parseCursor(cursor: string): { s: string; o: number } | undefined {

@@ -16,6 +16,11 @@ export function catalogFileOperations(text: string, name: string): OperationDefi
     throw new ForageError("too_large", `${name}: over ${MAX_CATALOG_FILE_BYTES} bytes`);
   }
   const document: unknown = parseYaml(text, { maxAliasCount: 0, prettyErrors: false });
+  const inherited = inheritedPropertyName(document, "");
+  if (inherited !== undefined) {
+    // Such names would validate but vanish from the described inputSchema, so describe would not tell the truth.
+    throw new ForageError("unsupported", `${name}: property name ${JSON.stringify(inherited.name)} at ${inherited.at} is a JavaScript object member name; rename it`);
+  }
   const operations = (document as { operations?: unknown } | null)?.operations;
   if (!Array.isArray(operations)) throw new ForageError("invalid_catalog", `${name}: expected { operations: [...] } or an OpenAPI document`);
   return operations.map((entry: unknown, index) => operationFromEntry(entry, `${name}: operation #${index}`));
@@ -43,4 +48,28 @@ function compile(schema: unknown, where: string): OperationDefinition["input"] {
     if (error instanceof ForageError) throw new ForageError(error.code, `${where}: ${error.message}`, { ...error.details });
     throw error;
   }
+}
+
+/** The first `properties` key or `required` entry named like an Object.prototype member, or "__proto__" anywhere. */
+function inheritedPropertyName(node: unknown, at: string): { name: string; at: string } | undefined {
+  if (node === null || typeof node !== "object") return undefined;
+  for (const [key, value] of Object.entries(node)) {
+    const here = `${at}/${key}`;
+    if (key === "__proto__") return { name: key, at: here };
+    if (key === "properties" && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const member = Object.keys(value).find(isObjectMember);
+      if (member !== undefined) return { name: member, at: `${here}/${member}` };
+    }
+    if (key === "required" && Array.isArray(value)) {
+      const member = value.find((entry): entry is string => typeof entry === "string" && isObjectMember(entry));
+      if (member !== undefined) return { name: member, at: here };
+    }
+    const inner = inheritedPropertyName(value, here);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+function isObjectMember(name: string): boolean {
+  return name === "__proto__" || Object.hasOwn(Object.prototype, name);
 }

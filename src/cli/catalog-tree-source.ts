@@ -3,6 +3,7 @@ import type { Catalog } from "../catalog/types.js";
 import { createCatalogTree } from "../tree/catalog-tree.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { loadCatalog } from "./catalog-source.js";
+import { CliError } from "./cli-error.js";
 import type { MountArguments } from "./mount-arguments.js";
 import { packageVersion } from "./package-version.js";
 
@@ -17,7 +18,11 @@ export interface LoadedRevision {
 export async function loadRevision(args: MountArguments): Promise<LoadedRevision> {
   const catalog = await loadCatalog(args.sources, args.example);
   const forage = args.bound === undefined ? catalog : createForage(catalog, { bound: args.bound });
-  const tree = createCatalogTree(forage, { revision: catalog.revision, stamp: catalog.stamp(), providerVersion: packageVersion(), subtree: args.subtree });
-  const operationCount = forage.list({ namespace: args.subtree, limit: 1 }).total;
+  const { total: operationCount, catalogStamp } = forage.list({ namespace: args.subtree, limit: 1 });
+  if (args.bound !== undefined && operationCount === 0) {
+    throw new CliError("bound= selects no operation of this catalog: check its patterns (one per line: a.b.c, a.b.*, a.**)");
+  }
+  // A bound view has its own stamp, so the mount never shows a change to an operation it hides.
+  const tree = createCatalogTree(forage, { revision: catalog.revision, stamp: catalogStamp, providerVersion: packageVersion(), subtree: args.subtree });
   return { catalog, tree, operationCount };
 }

@@ -111,8 +111,9 @@ class CatalogTree implements VirtualTree {
 
   /** Nodes that exist only on demand: namespace description files and /.search. */
   private dynamicNode(path: string): Node | undefined {
-    if (path.endsWith(`/${NAMESPACE_FILE}`)) return this.namespaceFile(path.slice(0, -NAMESPACE_FILE.length - 1) || "/");
+    // /.search first: a query may itself be named like the namespace file.
     if (path.startsWith(`${SEARCH_ROOT}/`)) return this.searchNode(path.slice(SEARCH_ROOT.length + 1));
+    if (path.endsWith(`/${NAMESPACE_FILE}`)) return this.namespaceFile(path.slice(0, -NAMESPACE_FILE.length - 1) || "/");
     return undefined;
   }
 
@@ -137,7 +138,8 @@ class CatalogTree implements VirtualTree {
       this.nodes.set(childPath(directory, NAMESPACE_FILE), file);
       return file;
     } catch (error) {
-      if (error instanceof ForageError && error.code === "too_large") return undefined;
+      // Too large to describe whole, or (an empty root) nothing to describe: the file is absent.
+      if (error instanceof ForageError && (error.code === "too_large" || error.code === "not_found")) return undefined;
       throw error;
     }
   }
