@@ -201,6 +201,8 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
   if (!call_begin(&c, req, OP_OPEN)) return;
   arg_number(&c, (double)ino);
   arg_number(&c, fi->flags);
+  /* The opener's pid lets JS keep control-file requests apart per caller. */
+  arg_number(&c, (double)fuse_req_ctx(req)->pid);
   call_end(&c);
 }
 

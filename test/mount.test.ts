@@ -126,6 +126,9 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
     // One open for both: the answer belongs to that handle.
     const sameHandle = sh(`exec 3<>${control}; printf '%s' '{"query":"detect_language"}' >&3; cat <&3`);
     expect(sameHandle.stdout).toContain("detect_language");
+    // A request left by one shell session is not handed to another (setsid starts a new one).
+    const left = sh(`printf '%s' '{"query":"SIGKILL"}' > ${control} && setsid cat ${control} | wc -c && cat ${control} | wc -l`);
+    expect(left.stdout.trim().split("\n")).toEqual(["0", String(matches.length + 1)]);
     const bad = sh(`printf '%s' '{"query":{"regex":"(unclosed"}}' > ${control} && cat ${control}`);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/Invalid argument/);

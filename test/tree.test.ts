@@ -181,19 +181,22 @@ describe("/.afi/search control file", () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
-  test("a request written and closed is answered to the next reader (shell: echo > then cat)", () => {
-    const writer = tree.openControl("/.afi/search");
+  test("a request written and closed waits for its caller's next reader only (shell: echo > then cat)", () => {
+    const open = (caller?: string) => tree.openControl("/.afi/search", caller);
+    const writer = open("sid:1");
     writer.write(new TextEncoder().encode('{"query":"detect_language"}'), 0);
     writer.close();
-    const reader = tree.openControl("/.afi/search");
-    expect(new TextDecoder().decode(reader.read(0, 1 << 20))).toContain("detect_language");
-    // Answered once: a later reader (grep -r over the mount) sees an empty file, never an error.
-    expect(tree.openControl("/.afi/search").read(0, 100)).toHaveLength(0);
-    const bad = tree.openControl("/.afi/search");
+    // Another caller (an agent's grep -r, say) neither takes nor disturbs it.
+    expect(open("sid:2").read(0, 100)).toHaveLength(0);
+    expect(open().read(0, 100)).toHaveLength(0);
+    expect(new TextDecoder().decode(open("sid:1").read(0, 1 << 20))).toContain("detect_language");
+    // Answered once: the same caller's next read of the file is empty, never an error.
+    expect(open("sid:1").read(0, 100)).toHaveLength(0);
+    const bad = open("sid:3");
     bad.write(new TextEncoder().encode('{"query":{"regex":"("}}'), 0);
     bad.close();
-    expect(errorCode(() => tree.openControl("/.afi/search").read(0, 100))).toBe("invalid_path");
-    expect(tree.openControl("/.afi/search").read(0, 100)).toHaveLength(0);
+    expect(errorCode(() => open("sid:3").read(0, 100))).toBe("invalid_path");
+    expect(open("sid:3").read(0, 100)).toHaveLength(0);
   });
 
   test("match text is at most 256 characters", () => {

@@ -30,7 +30,7 @@ export interface NativeHandlers {
   setattr(req: number, ino: number, toSet: number, size: number, fh: number): void;
   readlink(req: number, ino: number): void;
   /** Opens of anything but plain files (see fastOpen). Answer with a nonzero fh: 0 means "opened by the addon". */
-  open(req: number, ino: number, flags: number): void;
+  open(req: number, ino: number, flags: number, pid: number): void;
   read(req: number, ino: number, size: number, offset: number, fh: number): void;
   write(req: number, ino: number, data: Buffer, offset: number, fh: number): void;
   /** Only for handles JS opened (fh != 0). */

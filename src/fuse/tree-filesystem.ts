@@ -16,6 +16,7 @@
 import { constants as fsConstants } from "node:fs";
 import { TreeError, type ControlSession, type TreeNodeInfo, type TreeNodeKind, type VirtualTree } from "../tree/virtual-tree.js";
 import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js";
+import { callerSession } from "./caller-session.js";
 import { InodeTable, ROOT_INO, childPath, type InodeNode } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 
@@ -121,7 +122,7 @@ export class TreeFilesystem {
       getattr: (req, ino, fh) => this.#answer(req, () => this.#getattr(req, ino, fh)),
       setattr: (req, ino, toSet, size, fh) => this.#answer(req, () => this.#setattr(req, ino, toSet, size, fh)),
       readlink: (req, ino) => this.#answer(req, () => this.#native.replyReadlink(req, this.#tree.readlink(this.#node(ino).path))),
-      open: (req, ino, flags) => this.#answer(req, () => this.#openFile(req, ino, flags)),
+      open: (req, ino, flags, pid) => this.#answer(req, () => this.#openFile(req, ino, flags, pid)),
       read: (req, ino, size, offset, fh) => this.#answer(req, () => this.#read(req, ino, size, offset, fh)),
       write: (req, ino, data, offset, fh) => this.#answer(req, () => this.#write(req, data, offset, fh)),
       flush: (req) => this.#native.replyErr(req, 0),
@@ -268,7 +269,7 @@ export class TreeFilesystem {
     this.#native.replyAttr(req, ino, this.#mode(info), session ? session.size() : sizeOf(info), 0);
   }
 
-  #openFile(req: number, ino: number, flags: number): void {
+  #openFile(req: number, ino: number, flags: number, pid: number): void {
     const node = this.#node(ino);
     const info = this.#tree.stat(node.path);
     if (info.kind === "directory") {
@@ -276,7 +277,7 @@ export class TreeFilesystem {
       return;
     }
     if (this.#isControl(info)) {
-      const session = this.#tree.openControl(node.path);
+      const session = this.#tree.openControl(node.path, callerSession(pid));
       if (flags & fsConstants.O_TRUNC) session.truncate(0);
       // direct_io: the answer's size changes per handle, so the page cache must stay out of it.
       this.#register(req, { kind: "control", ino, session }, this.#native.constants.OPEN_DIRECT_IO);

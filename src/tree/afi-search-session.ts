@@ -3,9 +3,29 @@ import { TreeError, type ControlSession } from "./virtual-tree.js";
 /** Largest search request accepted through the control file. */
 export const MAX_SEARCH_REQUEST_BYTES = 64 * 1_024;
 
-/** Where control sessions of one tree leave and find the latest request. */
-export interface RequestSlot {
-  latest: Uint8Array | undefined;
+/** Callers with a request waiting at once; the oldest is dropped past this. */
+const MAX_PENDING_CALLERS = 256;
+
+/**
+ * Requests written and closed unanswered, one per caller (a Unix session), so
+ * that `echo '{…}' > .afi/search; cat .afi/search` works from one shell while
+ * another agent's `grep -r` can neither take nor disturb that answer.
+ */
+export class PendingRequests {
+  private readonly byCaller = new Map<string, Uint8Array>();
+
+  leave(caller: string, request: Uint8Array): void {
+    this.byCaller.delete(caller);
+    this.byCaller.set(caller, request);
+    if (this.byCaller.size > MAX_PENDING_CALLERS) this.byCaller.delete(this.byCaller.keys().next().value as string);
+  }
+
+  /** A caller's pending request, answered once, like a pipe. */
+  take(caller: string): Uint8Array | undefined {
+    const request = this.byCaller.get(caller);
+    this.byCaller.delete(caller);
+    return request;
+  }
 }
 
 /** A session on /.afi/search: collects a JSON request, answers NDJSON Match lines and an empty line. */
@@ -16,7 +36,9 @@ export class AfiSearchSession implements ControlSession {
   private failure: TreeError | undefined;
 
   constructor(
-    private readonly slot: RequestSlot,
+    private readonly pending: PendingRequests,
+    /** Who opened this handle; without one, requests never pass between handles. */
+    private readonly caller: string | undefined,
     private readonly run: (request: string) => Uint8Array,
   ) {}
 
@@ -57,11 +79,8 @@ export class AfiSearchSession implements ControlSession {
     return this.answer.subarray(offset, offset + length);
   }
 
-  /** A request left by a writer is answered once, like a pipe, so later `grep -r` or `cat` read an empty file. */
   private takeLatest(): Uint8Array | undefined {
-    const latest = this.slot.latest;
-    this.slot.latest = undefined;
-    return latest;
+    return this.caller === undefined ? undefined : this.pending.take(this.caller);
   }
 
   size(): number {
@@ -70,6 +89,7 @@ export class AfiSearchSession implements ControlSession {
 
   close(): void {
     // A writer that read its own answer (one handle for both) leaves nothing for others.
-    if (this.wrote && this.request.length > 0 && this.answer === undefined && this.failure === undefined) this.slot.latest = this.request;
+    const unanswered = this.wrote && this.request.length > 0 && this.answer === undefined && this.failure === undefined;
+    if (unanswered && this.caller !== undefined) this.pending.leave(this.caller, this.request);
   }
 }

@@ -1,7 +1,7 @@
 import type { Forage, Summary } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import { compareCodeUnits } from "../catalog/operation-path.js";
-import { AfiSearchSession, type RequestSlot } from "./afi-search-session.js";
+import { AfiSearchSession, PendingRequests } from "./afi-search-session.js";
 import { MAX_CONTENT_SEARCH_LIMIT, parseContentSearchRequest, searchContent } from "./content-search.js";
 import { buildManifest } from "./manifest.js";
 import { mountReadme, mountTsconfig } from "./mount-guide.js";
@@ -41,7 +41,7 @@ class CatalogTree implements VirtualTree {
   private readonly nodes = new Map<string, Node>();
   private readonly listings = new Map<string, readonly TreeEntry[]>();
   private readonly queries = new Map<string, SearchListing>();
-  private readonly requestSlot: RequestSlot = { latest: undefined };
+  private readonly pending = new PendingRequests();
   private readonly subtree: string | undefined;
   private sortedFiles: string[] | undefined;
 
@@ -88,10 +88,10 @@ class CatalogTree implements VirtualTree {
     return node.target;
   }
 
-  openControl(path: string): ControlSession {
+  openControl(path: string, caller?: string): ControlSession {
     const node = this.node(normalizeTreePath(path), path);
     if (node.kind !== "control") throw new TreeError("read_only", "this filesystem is read-only", path);
-    return new AfiSearchSession(this.requestSlot, (request) => this.runContentSearch(request));
+    return new AfiSearchSession(this.pending, caller, (request) => this.runContentSearch(request));
   }
 
   private info(node: Node): TreeNodeInfo {

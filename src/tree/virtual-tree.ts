@@ -39,9 +39,10 @@ export interface TreeEntry extends TreeNodeInfo {
 
 /**
  * A per-open session on a control file: writes collect a request, reads return its answer.
- * A session that reads without having written takes the request most recently
- * closed unanswered on the same tree, so `echo '{…}' > .afi/search; cat .afi/search`
- * works from a shell, where the writer and the reader are separate opens. Transports
+ * A session that reads without having written takes the request its caller
+ * (a Unix session) most recently closed unanswered, so `echo '{…}' > .afi/search;
+ * cat .afi/search` works from a shell, where the writer and the reader are
+ * separate opens, and no other caller can take or disturb it. Transports
  * must serve control files uncached (direct I/O): each answer is computed anew.
  */
 export interface ControlSession {
@@ -65,6 +66,6 @@ export interface VirtualTree {
   /** The whole content of a file. */
   read(path: string): Uint8Array;
   readlink(path: string): string;
-  /** Opens a control file; throws `read_only` for any other path. */
-  openControl(path: string): ControlSession;
+  /** Opens a control file for `caller` (see ControlSession); throws `read_only` for any other path. */
+  openControl(path: string, caller?: string): ControlSession;
 }
