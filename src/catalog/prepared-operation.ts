@@ -1,6 +1,6 @@
 import { ForageError } from "../forage-error.js";
 import type { JsonSchema, JsonValue } from "../describe/json-schema.js";
-import { declareOperation, type OperationDeclaration } from "../describe/operation-declaration.js";
+import { declareOperation, UndeclarableSchemaError, type DeclarationSource, type OperationDeclaration } from "../describe/operation-declaration.js";
 import { sampleCall } from "../describe/sample-call.js";
 import type { SearchDocument } from "../search/search-index.js";
 import {
@@ -57,6 +57,7 @@ export function prepareOperation(definition: OperationDefinition, index: number,
   const metadata = metadataText(description, capabilities, instructions, input, output);
   const inputSchema = input.schema;
   const outputSchema = output?.schema;
+  const declaration = declare({ path, description, capabilities, instructions, inputSchema, outputSchema }, fail);
   const sample = sampleCall(path, inputSchema);
   const operation: PreparedOperation = {
     path,
@@ -68,7 +69,7 @@ export function prepareOperation(definition: OperationDefinition, index: number,
     outputSchema,
     sample,
     summary: Object.freeze({ path, description, sample, capabilities, score: 0 }),
-    declaration: declareOperation({ path, description, capabilities, instructions, inputSchema, outputSchema }),
+    declaration,
     metadataSize: metadata.length,
   };
   return { operation, metadata };
@@ -130,6 +131,16 @@ function project(projections: ProjectionCache, validator: unknown, side: "input"
     return projections.project(validator, side);
   } catch (error) {
     return fail(`its ${side} schema cannot be projected to JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** declareOperation, its refusal of a schema reported through `fail`. */
+function declare(source: DeclarationSource, fail: (problem: string) => never): OperationDeclaration {
+  try {
+    return declareOperation(source);
+  } catch (error) {
+    if (error instanceof UndeclarableSchemaError) return fail(error.message);
+    throw error;
   }
 }
 

@@ -29,12 +29,23 @@ function renderChildren(node: EnvNode, indent: string): string {
   if (node.call !== undefined && node.children.size > 0) body += `${jsdocBlock(node.call.docLines, inner)}${inner}${callSignature(node.call)};\n`;
   for (const [name, child] of node.children) {
     if (child.children.size === 0 && child.call !== undefined) {
-      body += `${jsdocBlock(child.call.docLines, inner)}${inner}${name}${callSignature(child.call)};\n`;
+      body += `${jsdocBlock(child.call.docLines, inner)}${inner}${memberName(name)}${callSignature(child.call)};\n`;
     } else {
-      body += `${inner}${name}: ${renderChildren(child, inner)};\n`;
+      body += `${inner}${memberName(name)}: ${renderChildren(child, inner)};\n`;
     }
   }
   return `{\n${body}${indent}}`;
+}
+
+/**
+ * A path segment as a member name of a type literal. Segments are identifiers,
+ * but `new(...)` there declares a construct signature rather than a method
+ * named "new", so that one name is quoted (`"new"(...)`); `env.ns.new(...)`
+ * still calls it. Every other keyword, contextual or reserved, followed by
+ * `(` or `:` is an ordinary member name.
+ */
+function memberName(segment: string): string {
+  return segment === "new" ? '"new"' : segment;
 }
 
 function callSignature(operation: OperationDeclaration): string {

@@ -1,4 +1,5 @@
 import type { JsonSchema, JsonValue } from "./json-schema.js";
+import { directReferenceCycle } from "./direct-recursion.js";
 import { jsdocBlock } from "./jsdoc.js";
 import { renderType, type TypeNaming } from "./typescript-type.js";
 
@@ -28,16 +29,29 @@ export interface DeclarationSource {
   readonly outputSchema: JsonSchema | undefined;
 }
 
-/** Builds the declaration pieces of one operation. */
+/**
+ * Thrown by declareOperation when a schema has no TypeScript declaration; the
+ * message says why, to follow the operation's name (catalog creation reports
+ * it as `invalid_catalog`).
+ */
+export class UndeclarableSchemaError extends Error {
+  override readonly name = "UndeclarableSchemaError";
+}
+
+/**
+ * Builds the declaration pieces of one operation.
+ * Throws UndeclarableSchemaError when a schema refers to itself with no object
+ * or array between (see directReferenceCycle): its alias would be circular.
+ */
 export function declareOperation(source: DeclarationSource): OperationDeclaration {
   const stem = aliasStem(source.path);
   const inputAlias = `${stem}_Input`;
   const outputAlias = `${stem}_Output`;
   const aliases = [
-    declareSchema(inputAlias, source.inputSchema, `Input of ${source.path}.`),
+    declareSchema(inputAlias, source.inputSchema, `Input of ${source.path}.`, "input"),
     source.outputSchema === undefined
       ? `/** Output of ${source.path}: not declared by the host. */\nexport type ${outputAlias} = unknown;\n`
-      : declareSchema(outputAlias, source.outputSchema, `Output of ${source.path}.`),
+      : declareSchema(outputAlias, source.outputSchema, `Output of ${source.path}.`, "output"),
   ].join("");
   return { path: source.path, inputAlias, outputAlias, aliases, docLines: memberDocLines(source) };
 }
@@ -50,8 +64,16 @@ function memberDocLines(source: DeclarationSource): string[] {
 }
 
 /** Declares `alias` for a schema, plus one alias per `$defs` entry (joined with `$$`, which no path alias contains). */
-function declareSchema(alias: string, schema: JsonSchema, summary: string): string {
+function declareSchema(alias: string, schema: JsonSchema, summary: string, side: "input" | "output"): string {
   const definitions = definitionsOf(schema);
+  const cycle = directReferenceCycle(schema, definitions, definitionsContainer(schema));
+  if (cycle !== undefined) {
+    const where = cycle[0] === "#" ? "the schema" : cycle[0];
+    throw new UndeclarableSchemaError(
+      `its ${side} schema is infinitely recursive: ${where} refers to itself (${cycle.join(" → ")}) through $ref, anyOf, oneOf ` +
+      "or allOf alone, with no object property or array items between, so it has no TypeScript type",
+    );
+  }
   const names = new Map<string, string>();
   for (const name of Object.keys(definitions)) names.set(name, uniqueDefinitionAlias(alias, name, names));
   const naming: TypeNaming = { root: alias, definition: (name) => names.get(name) ?? "unknown" };
@@ -67,6 +89,11 @@ function definitionsOf(schema: JsonSchema): Record<string, JsonValue> {
   if (typeof schema === "boolean") return {};
   const defs = schema.$defs ?? schema.definitions;
   return defs !== null && typeof defs === "object" && !Array.isArray(defs) ? defs : {};
+}
+
+/** Where definitionsOf found the definitions, for locations in messages. */
+function definitionsContainer(schema: JsonSchema): string {
+  return typeof schema === "object" && (schema.$defs ?? undefined) === undefined && schema.definitions !== undefined ? "definitions" : "$defs";
 }
 
 function uniqueDefinitionAlias(alias: string, name: string, taken: Map<string, string>): string {

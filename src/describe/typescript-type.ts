@@ -70,7 +70,12 @@ function renderOneType(type: string, schema: SchemaObject, naming: TypeNaming, i
 function renderArray(schema: SchemaObject, naming: TypeNaming, indent: string): string {
   const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : undefined;
   if (prefix === undefined) return `${group(renderType(schema.items, naming, indent))}[]`;
-  const elements = prefix.map((inner) => `${renderType(inner, naming, indent)}?`);
+  // The first minItems elements must be present; the rest are optional, and `?` binds tighter than `|`.
+  const required = typeof schema.minItems === "number" ? schema.minItems : 0;
+  const elements = prefix.map((inner, index) => {
+    const type = renderType(inner, naming, indent);
+    return index < required ? type : `${group(type)}?`;
+  });
   if (schema.items !== false) elements.push(`...${group(renderType(schema.items, naming, indent))}[]`);
   return `[${elements.join(", ")}]`;
 }
@@ -112,7 +117,7 @@ function union(members: string[]): string {
   return unique.length === 0 ? "never" : unique.join(" | ");
 }
 
-/** Parenthesises a union or intersection so it can sit inside `[]`, `&` or `...`. */
+/** Parenthesises a union or intersection so it can sit inside `[]`, `&`, `...` or before an optional element's `?`. */
 function group(type: string): string {
   return hasTopLevelOperator(type) ? `(${type})` : type;
 }
