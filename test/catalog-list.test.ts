@@ -1,32 +1,14 @@
 // Laws from ../shared/seeds/000_04dd7be7ba2f1b36.txt, "Exhaustive listing".
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createCatalog, createForage, ForageError, type Catalog, type ListOptions, type Summary } from "../src/index.js";
+import { createCatalog, createForage } from "../src/index.js";
+import { forageErrorOf, listAll } from "./helpers/forage-assertions.js";
 import { variedOperations } from "./fixtures/varied-catalog.js";
 
 const input = z.object({ id: z.string() });
 const op = (path: string, description = `Does ${path}.`) => ({ path, input, description });
 
-function listAll(catalog: Pick<Catalog, "list">, options: ListOptions = {}): Summary[] {
-  const all: Summary[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = catalog.list({ ...options, cursor });
-    all.push(...page.results);
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  return all;
-}
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ForageError) return error.code;
-    throw error;
-  }
-  return "no error";
-}
+const codeOf = (run: () => unknown): string => forageErrorOf(run).code;
 
 describe("list order", () => {
   const paths = ["b.z", "a_b.x", "a.b.c", "B.a", "a.B", "ab.a", "a.a", "a.b_c", "a.b.a", "Z.q", "a.b"];

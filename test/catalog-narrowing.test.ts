@@ -3,7 +3,8 @@
 // and ../shared/afi.md, "Access control: the cloaking rule".
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createCatalog, createForage, ForageError, type Forage, type Summary } from "../src/index.js";
+import { createCatalog, createForage } from "../src/index.js";
+import { forageErrorOf, listAll } from "./helpers/forage-assertions.js";
 import { variedOperations } from "./fixtures/varied-catalog.js";
 
 const catalog = createCatalog({ revision: "r", operations: variedOperations });
@@ -12,28 +13,17 @@ const guest = createForage(catalog, { bound });
 const visible = variedOperations.map((operation) => operation.path).filter((path) => path.startsWith("computers.local.files.read") || path === "computers.local.files.list" || path.startsWith("mail.messages.") || path.startsWith("weather."));
 const hidden = variedOperations.map((operation) => operation.path).filter((path) => !visible.includes(path));
 
-function listAll(forage: Forage, namespace?: string): Summary[] {
-  const all: Summary[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = forage.list({ limit: 3, cursor, namespace });
-    all.push(...page.results);
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  return all;
-}
-
 describe("host narrowing", () => {
   test("list pages only bound operations, with totals counting only them", () => {
-    expect(listAll(guest).map((summary) => summary.path)).toEqual([...visible].sort());
+    expect(listAll(guest, { limit: 3 }).map((summary) => summary.path)).toEqual([...visible].sort());
     expect(guest.list().total).toBe(visible.length);
     expect(guest.list({ namespace: "computers" }).total).toBe(2);
     expect(guest.list({ namespace: "computers.local.processes" })).toMatchObject({ total: 0, results: [], nextCursor: null });
   });
 
   test("summaries are the catalog's own", () => {
-    const fromCatalog = listAll(catalog).find((summary) => summary.path === "mail.messages.send");
-    expect(listAll(guest).find((summary) => summary.path === "mail.messages.send")).toEqual(fromCatalog);
+    const fromCatalog = listAll(catalog, { limit: 3 }).find((summary) => summary.path === "mail.messages.send");
+    expect(listAll(guest, { limit: 3 }).find((summary) => summary.path === "mail.messages.send")).toEqual(fromCatalog);
   });
 
   test("search never returns an unbound path, not even as a peer", () => {
@@ -48,14 +38,14 @@ describe("host narrowing", () => {
   });
 
   test("describing an unbound path gives not_found, exactly as an unknown path does", () => {
-    const unknown = captured(() => guest.describe("computers.local.files.nope"));
+    const unknown = forageErrorOf(() => guest.describe("computers.local.files.nope"));
     for (const path of hidden) {
-      const error = captured(() => guest.describe(path));
+      const error = forageErrorOf(() => guest.describe(path));
       expect(error.code).toBe(unknown.code);
       expect(error.message).toBe(unknown.message.replace("computers.local.files.nope", path));
     }
-    expect(captured(() => guest.describe("apps")).code).toBe("not_found");
-    expect(captured(() => guest.describe("computers.local", { select: ["processes.kill"] })).code).toBe("not_found");
+    expect(forageErrorOf(() => guest.describe("apps")).code).toBe("not_found");
+    expect(forageErrorOf(() => guest.describe("computers.local", { select: ["processes.kill"] })).code).toBe("not_found");
   });
 
   test("a namespace description declares only bound operations", () => {
@@ -99,19 +89,10 @@ describe("host narrowing", () => {
   });
 
   test("a bad bound pattern is invalid_argument", () => {
-    expect(captured(() => createForage(catalog, { bound: ["a.**.b"] })).code).toBe("invalid_argument");
-    expect(captured(() => createForage(catalog, { bound: ["mail.send("] })).code).toBe("invalid_argument");
-    expect(captured(() => createForage(catalog, { bound: ["mail"] })).code).toBe("invalid_argument");
-    expect(captured(() => createForage(catalog, { bound: "mail.*" as unknown as string[] })).code).toBe("invalid_argument");
+    expect(forageErrorOf(() => createForage(catalog, { bound: ["a.**.b"] })).code).toBe("invalid_argument");
+    expect(forageErrorOf(() => createForage(catalog, { bound: ["mail.send("] })).code).toBe("invalid_argument");
+    expect(forageErrorOf(() => createForage(catalog, { bound: ["mail"] })).code).toBe("invalid_argument");
+    expect(forageErrorOf(() => createForage(catalog, { bound: "mail.*" as unknown as string[] })).code).toBe("invalid_argument");
   });
 });
 
-function captured(run: () => unknown): ForageError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ForageError) return error;
-    throw error;
-  }
-  throw new Error("expected a ForageError");
-}

@@ -4,6 +4,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ForageError } from "../src/forage-error.js";
+import { forageErrorOf } from "./helpers/forage-assertions.js";
 import {
   normalizeOpenApi,
   parseOpenApiTable,
@@ -36,16 +37,6 @@ function jsonBody(schema: unknown, required = true): Json {
 
 function ok(schema: unknown): Json {
   return { "200": { description: "ok", content: { "application/json": { schema } } } };
-}
-
-function refusal(run: () => unknown): ForageError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ForageError) return error;
-    throw error;
-  }
-  throw new Error("expected a ForageError");
 }
 
 function operation(result: NormalizedOpenApi, method: string, path: string): OpenApiOperation {
@@ -143,13 +134,13 @@ describe("It performs no fetch, credential access or execution.", () => {
   it("never calls fetch, even for a spec naming remote servers and remote references", () => {
     const fetchSpy = vi.spyOn(globalThis, "fetch");
     normalizeOpenApi(spec({ "/a": { get: op() } }, { servers: [{ url: "https://api.example.com" }] }));
-    refusal(() => normalizeOpenApi(spec({ "/a": { get: op({ requestBody: jsonBody({ $ref: "https://example.com/schema.json" }) }) } })));
+    forageErrorOf(() => normalizeOpenApi(spec({ "/a": { get: op({ requestBody: jsonBody({ $ref: "https://example.com/schema.json" }) }) } })));
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
   it("never reads a file: a reference to a local file is refused, not followed", () => {
     for (const ref of ["/etc/passwd", "file:///etc/passwd", "./secrets.yaml#/key", "../other.json"]) {
-      const error = refusal(() => normalizeOpenApi(spec({ "/a": { post: op({ requestBody: jsonBody({ $ref: ref }) }) } })));
+      const error = forageErrorOf(() => normalizeOpenApi(spec({ "/a": { post: op({ requestBody: jsonBody({ $ref: ref }) }) } })));
       expect(error.code).toBe("unsupported");
       expect(error.message).toContain("External reference");
     }
@@ -157,7 +148,7 @@ describe("It performs no fetch, credential access or execution.", () => {
 
   it("executes nothing: YAML tags that would build code or binary values are refused", () => {
     for (const tagged of ["x-run: !!js/function 'function () { return 1 }'", "x-bytes: !!binary aGVsbG8=", "x-custom: !shell ls"]) {
-      const error = refusal(() => normalizeOpenApi(`openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n${tagged}\n`));
+      const error = forageErrorOf(() => normalizeOpenApi(`openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n${tagged}\n`));
       expect(error.code).toBe("unsupported");
       expect(error.message).toContain("YAML tags");
     }
@@ -166,26 +157,26 @@ describe("It performs no fetch, credential access or execution.", () => {
 
 describe("Swagger 2 must be converted first.", () => {
   it("refuses Swagger 2.0 with a message saying to convert it to OpenAPI 3 first", () => {
-    const error = refusal(() => normalizeOpenApi(JSON.stringify({ swagger: "2.0", info: { title: "T", version: "1" }, paths: {} })));
+    const error = forageErrorOf(() => normalizeOpenApi(JSON.stringify({ swagger: "2.0", info: { title: "T", version: "1" }, paths: {} })));
     expect(error.code).toBe("unsupported");
     expect(error.message).toMatch(/Swagger "2\.0" is not supported; convert the spec to OpenAPI 3\.0 or 3\.1 first/);
   });
 
   it("refuses an unknown openapi version, and a document without one", () => {
     for (const version of ["3.2.0", "4.0.0", "2.0", "3.1", "3.0.x"]) {
-      const error = refusal(() => normalizeOpenApi(spec({}, {}, version)));
+      const error = forageErrorOf(() => normalizeOpenApi(spec({}, {}, version)));
       expect(error.code).toBe("unsupported");
       expect(error.message).toContain("only 3.0.x and 3.1.x");
     }
-    expect(refusal(() => normalizeOpenApi(JSON.stringify({ info: {}, paths: {} }))).code).toBe("invalid_spec");
-    expect(refusal(() => normalizeOpenApi("[1, 2]")).code).toBe("invalid_spec");
+    expect(forageErrorOf(() => normalizeOpenApi(JSON.stringify({ info: {}, paths: {} }))).code).toBe("invalid_spec");
+    expect(forageErrorOf(() => normalizeOpenApi("[1, 2]")).code).toBe("invalid_spec");
   });
 });
 
 describe("Intake is bounded to 2 MiB, depth 32, 50,000 nodes and 500 operations.", () => {
   it("refuses text over 2 MiB, counted in UTF-8 bytes, not characters", () => {
     const padding = "é".repeat(1_100_000); // 1.1 million characters, 2.2 million bytes
-    const error = refusal(() => normalizeOpenApi(spec({}, { "x-padding": padding })));
+    const error = forageErrorOf(() => normalizeOpenApi(spec({}, { "x-padding": padding })));
     expect(error.code).toBe("too_large");
     expect(error.message).toContain("2 MiB");
     const ascii = spec({}, { "x-padding": "a".repeat(2 * 1024 * 1024 - 200) });
@@ -196,31 +187,31 @@ describe("Intake is bounded to 2 MiB, depth 32, 50,000 nodes and 500 operations.
   it("refuses nesting deeper than 32 (the root object is level 1), in JSON and YAML", () => {
     // Root (1) → x-deep (2) → 30 more levels: 32 in all.
     expect(() => normalizeOpenApi(spec({}, { "x-deep": nested(31) }))).not.toThrow();
-    const tooDeep = refusal(() => normalizeOpenApi(spec({}, { "x-deep": nested(32) })));
+    const tooDeep = forageErrorOf(() => normalizeOpenApi(spec({}, { "x-deep": nested(32) })));
     expect(tooDeep.code).toBe("too_large");
     expect(tooDeep.message).toContain("deeper than 32");
     const flow = `openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\nx-deep: ${"[".repeat(40)}${"]".repeat(40)}\n`;
-    expect(refusal(() => normalizeOpenApi(flow)).code).toBe("too_large");
+    expect(forageErrorOf(() => normalizeOpenApi(flow)).code).toBe("too_large");
     const block = `openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n${Array.from({ length: 40 }, (_, level) => `${"  ".repeat(level)}x${level}:`).join("\n")} end\n`;
-    expect(refusal(() => normalizeOpenApi(block)).code).toBe("too_large");
-    expect(refusal(() => normalizeOpenApi(`${"[".repeat(100_000)}${"]".repeat(100_000)}`)).code).toBe("too_large");
+    expect(forageErrorOf(() => normalizeOpenApi(block)).code).toBe("too_large");
+    expect(forageErrorOf(() => normalizeOpenApi(`${"[".repeat(100_000)}${"]".repeat(100_000)}`)).code).toBe("too_large");
   });
 
   it("refuses more than 50,000 nodes (every value counts, keys do not), in JSON and YAML", () => {
     // root, openapi, info, title, version, paths and the list itself: 7 values besides the items.
     const list = (items: number): string => spec({}, { "x-list": Array.from({ length: items }, (_, index) => index) });
     expect(() => normalizeOpenApi(list(50_000 - 7))).not.toThrow();
-    const error = refusal(() => normalizeOpenApi(list(50_001 - 7)));
+    const error = forageErrorOf(() => normalizeOpenApi(list(50_001 - 7)));
     expect(error.code).toBe("too_large");
     expect(error.message).toContain("more than 50000 JSON values");
     const yaml = (items: number): string => `openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\nx-list:\n${"  - 1\n".repeat(items)}`;
     expect(() => normalizeOpenApi(yaml(50_000 - 7))).not.toThrow();
-    expect(refusal(() => normalizeOpenApi(yaml(50_001 - 7))).code).toBe("too_large");
-    expect(refusal(() => normalizeOpenApi(list(1_000_000))).code).toBe("too_large");
+    expect(forageErrorOf(() => normalizeOpenApi(yaml(50_001 - 7))).code).toBe("too_large");
+    expect(forageErrorOf(() => normalizeOpenApi(list(1_000_000))).code).toBe("too_large");
   });
 
   it("bounds the YAML parser's work by lexical tokens too, so comments and blank lines cannot cost seconds", () => {
-    const error = refusal(() => normalizeOpenApi(`openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n${"#\n".repeat(300_000)}`));
+    const error = forageErrorOf(() => normalizeOpenApi(`openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n${"#\n".repeat(300_000)}`));
     expect(error.code).toBe("too_large");
     expect(error.message).toContain("more than 500000 lexical tokens");
   });
@@ -229,7 +220,7 @@ describe("Intake is bounded to 2 MiB, depth 32, 50,000 nodes and 500 operations.
     const paths = (count: number): Json =>
       Object.fromEntries(Array.from({ length: count }, (_, index) => [`/r${index}`, { get: { responses: { "204": { description: "" } } } }]));
     expect(normalizeOpenApi(spec(paths(500))).operations).toHaveLength(500);
-    const error = refusal(() => normalizeOpenApi(spec(paths(501))));
+    const error = forageErrorOf(() => normalizeOpenApi(spec(paths(501))));
     expect(error.code).toBe("too_large");
     expect(error.message).toContain("500 operations");
   });
@@ -237,20 +228,20 @@ describe("Intake is bounded to 2 MiB, depth 32, 50,000 nodes and 500 operations.
 
 describe("YAML aliases and external references are refused.", () => {
   it("refuses a YAML alias", () => {
-    const error = refusal(() => normalizeOpenApi("openapi: 3.0.3\ninfo: &i { title: T, version: '1' }\nx-copy: *i\npaths: {}\n"));
+    const error = forageErrorOf(() => normalizeOpenApi("openapi: 3.0.3\ninfo: &i { title: T, version: '1' }\nx-copy: *i\npaths: {}\n"));
     expect(error.code).toBe("unsupported");
     expect(error.message).toContain("YAML aliases are refused");
   });
 
   it("refuses a billion-laughs document by its aliases, without expanding it (timed in scripts/bench/intake)", () => {
-    const error = refusal(() => normalizeOpenApi(readFileSync(join(FIXTURES, "billion-laughs.yaml"), "utf8")));
+    const error = forageErrorOf(() => normalizeOpenApi(readFileSync(join(FIXTURES, "billion-laughs.yaml"), "utf8")));
     expect(error.code).toBe("unsupported");
     expect(error.details).toMatchObject({ feature: "yaml-aliases" });
   });
 
   it("refuses external references anywhere in the spec, even in unused components", () => {
     for (const ref of ["https://example.com/pet.json", "pet.yaml", "pet.yaml#/Pet", "//example.com/pet.json"]) {
-      const error = refusal(() => normalizeOpenApi(spec({}, { components: { schemas: { Unused: { $ref: ref } } } })));
+      const error = forageErrorOf(() => normalizeOpenApi(spec({}, { components: { schemas: { Unused: { $ref: ref } } } })));
       expect(error.code).toBe("unsupported");
       expect(error.details).toMatchObject({ ref });
     }
@@ -292,7 +283,7 @@ describe("Local references are resolved by JSON Schema Ref Parser with file and 
   });
 
   it("refuses a reference that resolves to nothing", () => {
-    const error = refusal(() => normalizeOpenApi(spec({ "/a": { post: op({ requestBody: jsonBody({ $ref: "#/components/schemas/Missing" }) }) } })));
+    const error = forageErrorOf(() => normalizeOpenApi(spec({ "/a": { post: op({ requestBody: jsonBody({ $ref: "#/components/schemas/Missing" }) }) } })));
     expect(error.code).toBe("invalid_spec");
     expect(error.message).toContain("#/components/schemas/Missing");
   });
@@ -315,7 +306,7 @@ describe("The expansion budget counts every shared-reference occurrence before r
   it("refuses a 5 KB spec whose references fan out to 16 million nodes, before dereferencing", () => {
     const text = readFileSync(join(FIXTURES, "ref-fanout.json"), "utf8");
     expect(text.length).toBeLessThan(8_000);
-    const error = refusal(() => normalizeOpenApi(text));
+    const error = forageErrorOf(() => normalizeOpenApi(text));
     expect(error.code).toBe("too_large");
     expect(error.message).toMatch(/references expand to about \d+ nodes; the budget is 100000/);
     expect(error.details.expanded).toBeGreaterThan(16_000_000);
@@ -326,7 +317,7 @@ describe("The expansion budget counts every shared-reference occurrence before r
     const big = { type: "object", properties: Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`p${index}`, { type: "string" }])) };
     const paths = (count: number): Json =>
       Object.fromEntries(Array.from({ length: count }, (_, index) => [`/r${index}`, { get: op({ responses: { "404": { description: "missing", content: { "application/json": { schema: { $ref: "#/components/schemas/Big" } } } } } }) }]));
-    const error = refusal(() => normalizeOpenApi(spec(paths(100), { components: { schemas: { Big: big } } })));
+    const error = forageErrorOf(() => normalizeOpenApi(spec(paths(100), { components: { schemas: { Big: big } } })));
     expect(error.code).toBe("too_large");
     expect(error.details.expanded).toBeGreaterThan(100_000);
     expect(normalizeOpenApi(spec(paths(90), { components: { schemas: { Big: big } } })).operations).toHaveLength(90);
@@ -588,11 +579,11 @@ describe("Sanitized method names are unique and reserve describe, search, then a
 describe("Prototype names are refused before decoding.", () => {
   it("refuses a __proto__ key anywhere in JSON or YAML, and pollutes nothing", () => {
     const json = '{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"post":{"requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{"__proto__":{"polluted":true}}}}}},"responses":{"204":{"description":""}}}}}}';
-    const error = refusal(() => normalizeOpenApi(json));
+    const error = forageErrorOf(() => normalizeOpenApi(json));
     expect(error.code).toBe("invalid_spec");
     expect(error.message).toContain('"__proto__"');
     const yaml = "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\nx-a:\n  __proto__: { polluted: true }\n";
-    expect(refusal(() => normalizeOpenApi(yaml)).code).toBe("invalid_spec");
+    expect(forageErrorOf(() => normalizeOpenApi(yaml)).code).toBe("invalid_spec");
     expect(({} as Json).polluted).toBeUndefined();
   });
 
@@ -817,13 +808,13 @@ describe("parseOpenApiTable(selectedOperations) decodes 1–64 supported methods
   });
 
   it("refuses an empty table and one with more than 64 methods", () => {
-    expect(refusal(() => parseOpenApiTable([])).code).toBe("invalid_table");
+    expect(forageErrorOf(() => parseOpenApiTable([])).code).toBe("invalid_table");
     const paths = Object.fromEntries(Array.from({ length: 65 }, (_, index) => [`/r${index}`, { get: op() }]));
     const preview = normalizeOpenApi(spec(paths));
     const rows = preview.operations.map(toOpenApiTableRow);
     expect(parseOpenApiTable(rows.slice(0, 64)).methods).toHaveLength(64);
-    expect(refusal(() => parseOpenApiTable(rows)).code).toBe("invalid_table");
-    expect(refusal(() => parseOpenApiTable("not a table")).code).toBe("invalid_table");
+    expect(forageErrorOf(() => parseOpenApiTable(rows)).code).toBe("invalid_table");
+    expect(forageErrorOf(() => parseOpenApiTable("not a table")).code).toBe("invalid_table");
   });
 
   it("refuses rows intake could not have produced", () => {
@@ -841,7 +832,7 @@ describe("parseOpenApiTable(selectedOperations) decodes 1–64 supported methods
       ["a non-JSON body media type", { ...row, call: { ...row.call, body: { contentType: "text/plain", required: false } }, inputSchema: { ...row.inputSchema, properties: { ...(row.inputSchema.properties as Json), body: {} } } }],
     ];
     for (const [label, variant] of variants) {
-      const error = refusal(() => parseOpenApiTable([variant]));
+      const error = forageErrorOf(() => parseOpenApiTable([variant]));
       expect(error.code, label).toBe("invalid_table");
     }
   });
@@ -849,7 +840,7 @@ describe("parseOpenApiTable(selectedOperations) decodes 1–64 supported methods
   it("refuses prototype-name keys before decoding", () => {
     const [row] = allRows() as [OpenApiTableRow, ...OpenApiTableRow[]];
     const polluted = JSON.parse(JSON.stringify(row).replace('"inputSchema":{', '"inputSchema":{"__proto__":{"polluted":true},')) as unknown;
-    const error = refusal(() => parseOpenApiTable([polluted]));
+    const error = forageErrorOf(() => parseOpenApiTable([polluted]));
     expect(error.code).toBe("invalid_table");
     expect(error.message).toContain("__proto__");
     expect(({} as Json).polluted).toBeUndefined();
@@ -859,14 +850,14 @@ describe("parseOpenApiTable(selectedOperations) decodes 1–64 supported methods
 describe("It rejects duplicate names and tables above 512 KiB", () => {
   it("rejects two rows with the same name, and the same operation twice", () => {
     const [first, second] = allRows() as [OpenApiTableRow, OpenApiTableRow];
-    expect(refusal(() => parseOpenApiTable([first, { ...second, name: first.name }])).message).toContain("used twice");
-    expect(refusal(() => parseOpenApiTable([first, { ...first, name: "other" }])).message).toContain("selected twice");
+    expect(forageErrorOf(() => parseOpenApiTable([first, { ...second, name: first.name }])).message).toContain("used twice");
+    expect(forageErrorOf(() => parseOpenApiTable([first, { ...first, name: "other" }])).message).toContain("selected twice");
   });
 
   it("rejects a table whose canonical JSON is over 512 KiB", () => {
     const [row] = allRows() as [OpenApiTableRow, ...OpenApiTableRow[]];
     const wide = { ...row, inputSchema: { ...row.inputSchema, description: "d".repeat(600 * 1024) } };
-    const error = refusal(() => parseOpenApiTable([wide]));
+    const error = forageErrorOf(() => parseOpenApiTable([wide]));
     expect(error.code).toBe("too_large");
     expect(error.message).toContain("512 KiB");
   });
@@ -903,9 +894,9 @@ describe("It stores normalized schemas and call shapes, never raw specs or crede
   it("refuses a row carrying anything else", () => {
     const [row] = allRows() as [OpenApiTableRow, ...OpenApiTableRow[]];
     for (const extra of [{ spec: TABLE_SPEC }, { apiKey: "secret" }, { serverUrl: "https://x.example" }]) {
-      expect(refusal(() => parseOpenApiTable([{ ...row, ...extra }])).code).toBe("invalid_table");
+      expect(forageErrorOf(() => parseOpenApiTable([{ ...row, ...extra }])).code).toBe("invalid_table");
     }
-    expect(refusal(() => parseOpenApiTable([{ ...row, call: { ...row.call, credential: "secret" } }])).code).toBe("invalid_table");
+    expect(forageErrorOf(() => parseOpenApiTable([{ ...row, call: { ...row.call, credential: "secret" } }])).code).toBe("invalid_table");
   });
 });
 
@@ -925,9 +916,9 @@ describe("A connector owner selects from its server-built preview by HTTP method
       [],
     ];
     for (const selection of refusals) {
-      expect(refusal(() => selectOpenApiOperations(preview, selection as never)).code).toBe("invalid_argument");
+      expect(forageErrorOf(() => selectOpenApiOperations(preview, selection as never)).code).toBe("invalid_argument");
     }
-    expect(refusal(() => selectOpenApiOperations(preview, [{ method: "POST", path: "/upload" }])).message).toContain("only offered as image/png");
+    expect(forageErrorOf(() => selectOpenApiOperations(preview, [{ method: "POST", path: "/upload" }])).message).toContain("only offered as image/png");
   });
 });
 
@@ -942,7 +933,7 @@ describe("real specs: ../shared/fixtures/openapi-examples", () => {
     const files = realSpecFiles(join(EXAMPLES, "v2.0"));
     expect(files.length).toBeGreaterThanOrEqual(24);
     for (const file of files) {
-      const error = refusal(() => normalizeOpenApi(readFileSync(file, "utf8")));
+      const error = forageErrorOf(() => normalizeOpenApi(readFileSync(file, "utf8")));
       // Whole Swagger documents are told to convert; the petstore-separate fragments have no version at all.
       expect(["unsupported", "invalid_spec"], file).toContain(error.code);
       if (/"swagger"|^swagger:/m.test(readFileSync(file, "utf8"))) expect(error.message, file).toContain("convert the spec to OpenAPI 3.0 or 3.1 first");
