@@ -25,7 +25,12 @@ const CONTROL_FILE = "/.afi/search";
 /** Query directories kept, most recent first; a revision is immutable, so a kept answer never goes stale. */
 const MAX_CACHED_QUERIES = 256;
 
-type FileNode = { readonly kind: "file"; readonly bytes: () => Uint8Array };
+/**
+ * A file's text is made on demand and not kept: the kernel's page cache holds
+ * what was read, and most texts are strings the catalog already prepared.
+ * Only the byte size, which every stat and listing needs, is remembered.
+ */
+type FileNode = { readonly kind: "file"; readonly text: () => string; readonly size: () => number };
 type DirectoryNode = { readonly kind: "directory"; readonly namespace: string | undefined; readonly children: string[] };
 type Node = FileNode | DirectoryNode | { readonly kind: "symlink"; readonly target: string } | { readonly kind: "control" };
 
@@ -79,7 +84,7 @@ class CatalogTree implements VirtualTree {
   read(path: string): Uint8Array {
     const node = this.node(normalizeTreePath(path), path);
     if (node.kind !== "file") throw new TreeError("invalid_path", node.kind === "directory" ? "is a directory" : "not a regular file", path);
-    return node.bytes();
+    return encoder.encode(node.text());
   }
 
   readlink(path: string): string {
@@ -97,7 +102,7 @@ class CatalogTree implements VirtualTree {
   private info(node: Node): TreeNodeInfo {
     switch (node.kind) {
       case "directory": return { kind: "directory", size: 0 };
-      case "file": return { kind: "file", size: node.bytes().length };
+      case "file": return { kind: "file", size: node.size() };
       case "symlink": return { kind: "symlink", size: encoder.encode(node.target).length, target: node.target };
       case "control": return { kind: "file", size: 0, writable: true };
     }
@@ -134,7 +139,7 @@ class CatalogTree implements VirtualTree {
     if (cached !== undefined) return cached as FileNode;
     try {
       const typescript = this.forage.describe(node.namespace).typescript;
-      const file: FileNode = { kind: "file", bytes: memo(() => encoder.encode(typescript)) };
+      const file = fileNode(() => typescript);
       this.nodes.set(childPath(directory, NAMESPACE_FILE), file);
       return file;
     } catch (error) {
@@ -151,7 +156,7 @@ class CatalogTree implements VirtualTree {
     const name = rest.slice(slash + 1);
     if (name.includes("/")) return undefined;
     const listing = this.queryListing(query);
-    if (name === "results.json") return { kind: "file", bytes: () => listing.resultsJson };
+    if (name === "results.json") return fileNode(() => listing.resultsJson);
     const entry = listing.entries.find((candidate) => candidate.name === name);
     return entry === undefined ? undefined : { kind: "symlink", target: entry.target };
   }
@@ -210,7 +215,7 @@ class CatalogTree implements VirtualTree {
   }
 
   private addFile(path: string, text: () => string): void {
-    this.addNode(path, { kind: "file", bytes: memo(() => encoder.encode(text())) });
+    this.addNode(path, fileNode(text));
   }
 
   private addNode(path: string, node: Node): void {
@@ -226,7 +231,7 @@ class CatalogTree implements VirtualTree {
     const scope = normalizeTreePath(request.path);
     if (!this.nodes.has(scope)) throw new TreeError("not_found", "opts.path does not exist", request.path);
     const files = this.searchableFiles().filter((path) => scope === "/" || path === scope || path.startsWith(`${scope}/`));
-    const matches = searchContent(files.map((path) => ({ path, text: () => new TextDecoder().decode(this.read(path)) })), request);
+    const matches = searchContent(files.map((path) => ({ path, text: () => (this.nodes.get(path) as FileNode).text() })), request);
     return encoder.encode(`${matches.map((match) => JSON.stringify(match)).join("\n")}${matches.length > 0 ? "\n" : ""}\n`);
   }
 
@@ -257,6 +262,10 @@ function listEvery(forage: Forage, namespace: string | undefined): Summary[] {
     cursor = page.nextCursor;
   } while (cursor !== null);
   return all;
+}
+
+function fileNode(text: () => string): FileNode {
+  return { kind: "file", text, size: memo(() => Buffer.byteLength(text())) };
 }
 
 function memo<T>(compute: () => T): () => T {

@@ -11,10 +11,10 @@ export interface RankedEntry {
   readonly target: string;
 }
 
-/** A query directory: its ranked entries and the bytes of its results.json. */
+/** A query directory: its ranked entries and the text of its results.json. */
 export interface SearchListing {
   readonly entries: readonly RankedEntry[];
-  readonly resultsJson: Uint8Array;
+  readonly resultsJson: string;
 }
 
 /** Runs a ranked search for a /.search/<query>/ directory. `relativeFile` maps a path to its .d.ts under the root. */
@@ -24,5 +24,5 @@ export function searchListing(forage: Forage, query: string, namespace: string |
     name: `${String(index + 1).padStart(2, "0")}-${summary.path}.d.ts`,
     target: `../..${relativeFile(summary.path)}`,
   }));
-  return { entries, resultsJson: new TextEncoder().encode(`${JSON.stringify({ query, results }, null, 2)}\n`) };
+  return { entries, resultsJson: `${JSON.stringify({ query, results }, null, 2)}\n` };
 }
