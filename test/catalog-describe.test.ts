@@ -31,6 +31,13 @@ describe("operation descriptions", () => {
     expect(read).toContain("export type computers$local$files$read_Output =");
   });
 
+  test("unions stay grouped inside arrays and tuples whatever their members' docs say", () => {
+    const text = operation("shapes.unions.described").typescript;
+    expect(text).toMatch(/xs: \(\{\n[^]*?\} \| number\)\[\];/);
+    expect(text).toMatch(/ys: \(\{\n[^]*?\} \| boolean\)\[\];/);
+    expect(text).toMatch(/pair: \[string, \(\{\n[^]*?\} \| number\)\?\];/);
+  });
+
   test("computer_echo.run never collides with computer.echo.run", () => {
     expect(operation("computer_echo.run").typescript).toContain("computer_echo$run_Input");
     expect(operation("computer.echo.run").typescript).toContain("computer$echo$run_Input");

@@ -122,12 +122,14 @@ function group(type: string): string {
   return hasTopLevelOperator(type) ? `(${type})` : type;
 }
 
-/** True when `|` or `&` joins the type at its outermost level (outside brackets and string literals). */
+/** True when `|` or `&` joins the type at its outermost level (outside brackets, string literals and comments). */
 function hasTopLevelOperator(type: string): boolean {
   let depth = 0;
   for (let index = 0; index < type.length; index += 1) {
     const char = type[index];
     if (char === '"') index = closingQuote(type, index);
+    // JSDoc text may hold quotes and brackets of its own; "*/" inside it is always escaped.
+    else if (char === "/" && type[index + 1] === "*") index = type.indexOf("*/", index + 2) + 1 || type.length;
     else if (char === "{" || char === "[" || char === "(") depth += 1;
     else if (char === "}" || char === "]" || char === ")") depth -= 1;
     else if ((char === "|" || char === "&") && depth === 0) return true;
