@@ -44,6 +44,16 @@ describe("forage export from specs and catalog files", () => {
     expect(sh(`${tsc} -p '${out}'`).status).toBe(0);
   });
 
+  test("a module exporting a catalog is served as it is, alone; beside other sources it is refused", () => {
+    const module = join(process.cwd(), "test/fixtures/sources/catalog-module.mjs");
+    const out = target();
+    expect(sh(`${cli} export '${module}' '${out}'`).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, ".afi/manifest.json"), "utf8"))["x-forage-revision"]).toBe("module.7");
+    const mixed = sh(`${cli} export '${module}' '${join(process.cwd(), "test/fixtures/sources/catalog.yaml")}' '${target()}'`);
+    expect(mixed.status).toBe(1);
+    expect(mixed.stderr).toMatch(/a catalog export is used only when it is the sole source/);
+  });
+
   test.each([
     ["a Swagger 2 spec", () => join(examples, "v2.0/yaml/petstore.yaml"), /convert the spec to OpenAPI 3\.0 or 3\.1 first/],
     ["a catalog file with an unsupported keyword", () => join(process.cwd(), "test/fixtures/sources/catalog-with-pattern.json"), /"pattern".*unsupported/],

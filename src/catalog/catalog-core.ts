@@ -3,7 +3,8 @@ import { sha256Hex } from "./canonical-json.js";
 import { declareEnv } from "../describe/env-declaration.js";
 import { SearchIndex } from "../search/search-index.js";
 import { MAX_DESCRIPTION_RESPONSE } from "./bounds.js";
-import { deepFreeze, searchDocumentOf, type PreparedOperation } from "./prepared-operation.js";
+import { deepFreeze } from "./deep-freeze.js";
+import { searchDocumentOf, type PreparedOperation } from "./prepared-operation.js";
 import type { OperationDescription } from "./types.js";
 
 /** Everything a catalog prepares at creation; views read it and never change it. */

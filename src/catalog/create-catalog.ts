@@ -66,7 +66,7 @@ function prepareAll(definitions: unknown): PreparedEntry[] {
     }
     return entry;
   });
-  // List order (compareOperationPaths), with each namespace computed once instead of once per comparison.
+  // List order: by namespace (the first segment), then by full path, by UTF-16 code units; each namespace is computed once, not per comparison.
   return prepared.sort((a, b) =>
     compareCodeUnits(a.operation.namespace, b.operation.namespace) || compareCodeUnits(a.operation.path, b.operation.path));
 }

@@ -34,11 +34,6 @@ export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** List order: by namespace (the first segment), then by full path. */
-export function compareOperationPaths(a: string, b: string): number {
-  return compareCodeUnits(namespaceOf(a), namespaceOf(b)) || compareCodeUnits(a, b);
-}
-
 /** True when `path` lies under `namespace` (nested ones included), segment-wise. */
 export function isUnderNamespace(path: string, namespace: string): boolean {
   return path.length > namespace.length && path.startsWith(namespace) && path.charCodeAt(namespace.length) === 46; // "."

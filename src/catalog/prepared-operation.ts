@@ -11,8 +11,6 @@ import { namespaceOf, pathProblem } from "./operation-path.js";
 import type { Projection, ProjectionCache } from "./projection-cache.js";
 import type { OperationDefinition, Summary } from "./types.js";
 
-export { deepFreeze } from "./deep-freeze.js";
-
 /** An operation after validation and projection: everything later calls need, built once. */
 export interface PreparedOperation {
   readonly path: string;

@@ -23,35 +23,37 @@ export function parseSourceSpec(argument: string): SourceSpec {
 /** Builds one catalog from the sources, or from the built-in example. Its revision is a digest of the inputs. */
 export async function loadCatalog(sources: readonly SourceSpec[], example: boolean): Promise<Catalog> {
   if (example) return createCatalog({ revision: "example.1", operations: exampleOperations });
-  const only = sources.length === 1 ? sources[0] : undefined;
-  if (only !== undefined && only.namespace === undefined && isModule(only.file)) {
-    const exported = await moduleExports(only.file, sha256Hex(readSource(only.file)));
-    if (isCatalog(exported)) return exported;
-  }
-  const digests: string[] = [];
-  const operations: OperationDefinition[] = [];
-  for (const source of sources) {
-    const { definitions, digest } = await loadSource(source);
-    digests.push(digest);
-    operations.push(...definitions);
-  }
-  return createCatalog({ revision: `sources.${sha256Hex(digests.join("\u0000")).slice(0, 16)}`, operations });
+  const loaded: LoadedSource[] = [];
+  for (const source of sources) loaded.push(await loadSource(source));
+  const only = loaded.length === 1 ? loaded[0] : undefined;
+  if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) return only.content;
+  const operations = loaded.flatMap(({ content, namespace }, index) =>
+    prefixed(Array.isArray(content) ? content : moduleOperations((sources[index] as SourceSpec).file, content), namespace));
+  return createCatalog({ revision: `sources.${sha256Hex(loaded.map(({ digest }) => digest).join("\u0000")).slice(0, 16)}`, operations });
 }
 
-async function loadSource(source: SourceSpec): Promise<{ definitions: OperationDefinition[]; digest: string }> {
+/** A source's digest, its namespace, and its operations (not yet under the namespace) or what its module exported. */
+interface LoadedSource {
+  readonly digest: string;
+  readonly namespace: string | undefined;
+  readonly content: OperationDefinition[] | unknown;
+}
+
+async function loadSource(source: SourceSpec): Promise<LoadedSource> {
   const text = readSource(source.file);
   const digest = sha256Hex(text);
-  if (isModule(source.file)) return { definitions: prefixed(moduleOperations(source.file, await moduleExports(source.file, digest)), source.namespace), digest };
+  if (isModule(source.file)) return { content: await moduleExports(source.file, digest), digest, namespace: source.namespace };
   if (![".json", ".yaml", ".yml"].includes(extname(source.file).toLowerCase())) {
     throw new CliError(`source ${source.file}: expected a .js/.mjs module, or a .json/.yaml OpenAPI spec or catalog file`, 2);
   }
   if (looksLikeOpenApi(text)) {
-    const namespace = source.namespace ?? defaultNamespace(source.file);
     // Intake loads only for specs, so mounting a module never pays for the OpenAPI resolver.
     const { openApiOperations } = await import("./openapi-source.js");
-    return { definitions: openApiOperations(text, namespace), digest };
+    // A spec's methods are single names, so a spec always takes a namespace.
+    const namespace = source.namespace ?? defaultNamespace(source.file);
+    return { content: openApiOperations(text, namespace), digest, namespace };
   }
-  return { definitions: prefixed(catalogFileOperations(text, basename(source.file)), source.namespace), digest };
+  return { content: catalogFileOperations(text, basename(source.file)), digest, namespace: source.namespace };
 }
 
 /**

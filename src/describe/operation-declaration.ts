@@ -15,7 +15,7 @@ export interface OperationDeclaration {
 }
 
 /** The alias stem of a path: every segment joined with `$`, so `a_b.c` and `a.b.c` never collide. */
-export function aliasStem(path: string): string {
+function aliasStem(path: string): string {
   return path.split(".").join("$");
 }
 

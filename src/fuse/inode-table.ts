@@ -7,6 +7,7 @@
  * our lookup and readdirplus replies, given back by forget). Numbers are
  * never reused, so the generation is always 0.
  */
+import { childPath } from "../tree/tree-path.js";
 import type { TreeNodeKind } from "../tree/virtual-tree.js";
 
 /** FUSE_ROOT_ID */
@@ -23,10 +24,6 @@ export interface InodeNode {
   nlookup: number;
   /** No longer reachable by path: a swapped-in tree removed it or changed its kind. */
   stale: boolean;
-}
-
-export function childPath(parentPath: string, name: string): string {
-  return parentPath === "/" ? `/${name}` : `${parentPath}/${name}`;
 }
 
 export class InodeTable {

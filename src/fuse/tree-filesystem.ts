@@ -17,7 +17,8 @@ import { constants as fsConstants } from "node:fs";
 import { TreeError, type ControlSession, type TreeNodeInfo, type TreeNodeKind, type VirtualTree } from "../tree/virtual-tree.js";
 import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js";
 import { callerSession } from "./caller-session.js";
-import { InodeTable, ROOT_INO, childPath, type InodeNode } from "./inode-table.js";
+import { childPath } from "../tree/tree-path.js";
+import { InodeTable, ROOT_INO, type InodeNode } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 
 const S_IFDIR = 0o040000;

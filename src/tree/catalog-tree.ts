@@ -103,7 +103,7 @@ class CatalogTree implements VirtualTree {
     switch (node.kind) {
       case "directory": return { kind: "directory", size: 0 };
       case "file": return { kind: "file", size: node.size() };
-      case "symlink": return { kind: "symlink", size: encoder.encode(node.target).length, target: node.target };
+      case "symlink": return { kind: "symlink", size: Buffer.byteLength(node.target), target: node.target };
       case "control": return { kind: "file", size: 0, writable: true };
     }
   }

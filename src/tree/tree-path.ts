@@ -27,9 +27,3 @@ export function normalizeTreePath(path: string): string {
 export function childPath(directory: string, name: string): string {
   return directory === "/" ? `/${name}` : `${directory}/${name}`;
 }
-
-/** The parent directory and last name of a normalised path. */
-export function splitTreePath(path: string): { parent: string; name: string } {
-  const slash = path.lastIndexOf("/");
-  return { parent: slash <= 0 ? "/" : path.slice(0, slash), name: path.slice(slash + 1) };
-}
