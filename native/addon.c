@@ -7,6 +7,7 @@
  *     handlers  { lookup, forget, getattr, ..., onError, onClose }
  *   unmount(session, force)
  *   setMtime(session, seconds)
+ *   loadTable(session, spec): a whole read-only tree to answer without JS
  */
 #include "forage_fuse.h"
 
@@ -171,6 +172,8 @@ static napi_value make_constants(napi_env env) {
   export_number(env, c, "OPEN_DIRECT_IO", OPEN_DIRECT_IO);
   export_number(env, c, "OPEN_NOFLUSH", OPEN_NOFLUSH);
   export_number(env, c, "OPEN_NONSEEKABLE", OPEN_NONSEEKABLE);
+  export_number(env, c, "NODE_FORWARD", NODE_FORWARD);
+  export_number(env, c, "NODE_UNLISTED", NODE_UNLISTED);
   return c;
 }
 
@@ -180,6 +183,7 @@ static napi_value init(napi_env env, napi_value exports) {
   export_function(env, exports, "unmount", js_unmount);
   export_function(env, exports, "setMtime", js_set_mtime);
   export_function(env, exports, "invalidate", js_invalidate);
+  export_function(env, exports, "loadTable", js_load_table);
   export_function(env, exports, "replyErr", js_reply_err);
   export_function(env, exports, "replyEntry", js_reply_entry);
   export_function(env, exports, "replyAttr", js_reply_attr);

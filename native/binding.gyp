@@ -8,9 +8,11 @@
         "addon.c",
         "invalidate.c",
         "js.c",
+        "node-table.c",
         "ops.c",
         "replies.c",
         "requests.c",
+        "table-replies.c",
         "session.c"
       ],
       "cflags": ["-std=gnu11", "-Wall", "-Wextra", "-O2", "<!@(pkg-config --cflags fuse3)"],

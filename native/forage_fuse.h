@@ -49,6 +49,38 @@ enum forage_open_flag {
   OPEN_NONSEEKABLE = 8,
 };
 
+/* Flags of a node-table node (our own small ABI, shared with JS). */
+enum table_node_flag {
+  NODE_FORWARD = 1,  /* requests about the node itself go to JS (a control file) */
+  NODE_UNLISTED = 2, /* a directory whose unlisted names are looked up by JS */
+};
+
+/* One node of a node table (node-table.c). */
+typedef struct table_node {
+  uint64_t ino;
+  uint64_t parent;      /* the parent's inode number (the root's own) */
+  uint64_t size;        /* bytes of data; 0 for directories */
+  uint64_t data;        /* offset of the file bytes or symlink target in table->data */
+  uint32_t name;        /* offset of the NUL-terminated name in table->names */
+  uint32_t name_len;
+  uint32_t mode;
+  uint32_t flags;       /* enum table_node_flag */
+  uint32_t first_child; /* index of the first child in table->nodes */
+  uint32_t child_count;
+} table_node;
+
+/* A read-only tree answered without JS; immutable once built. */
+typedef struct node_table {
+  table_node *nodes; /* nodes[0] is the root */
+  uint32_t count;
+  char *names;
+  char *data;
+  uint32_t *by_ino;  /* hash slots: index into nodes, or UINT32_MAX */
+  uint32_t *by_name; /* hash slots keyed by (parent, name) */
+  uint64_t mask;     /* slots - 1 */
+  double entry_timeout, attr_timeout, negative_timeout;
+} node_table;
+
 typedef struct forage_session {
   napi_env env;
   struct fuse_session *se;
@@ -76,6 +108,8 @@ typedef struct forage_session {
    * file without write bits (a "plain" file, opened without JS). */
   uint8_t *plain;
   size_t plain_size;
+
+  node_table *table; /* NULL until JS loads one */
 
   int dispatch_depth;              /* > 0 while inside fuse_session_process_buf */
   bool in_js;                      /* JS scopes open for this wakeup (see session_enter_js) */
@@ -109,9 +143,30 @@ void session_unref(forage_session *s);
 void session_install_exit_hooks(napi_env env);
 void session_fill_stat(const forage_session *s, struct stat *st, uint64_t ino, uint32_t mode,
                        double size);
+size_t session_add_direntry(forage_session *s, fuse_req_t req, char *buf, size_t remaining,
+                            const char *name, uint64_t ino, uint32_t mode, double size, bool plus,
+                            double entry_timeout, double attr_timeout, off_t next);
 void session_enter_js(forage_session *s);
 void session_note_mode(forage_session *s, uint64_t ino, uint32_t mode);
 bool session_is_plain(const forage_session *s, uint64_t ino);
+
+/* node-table.c: the tree JS hands over whole (NULL-safe lookups). */
+node_table *table_from_js(napi_env env, napi_value spec); /* NULL with an exception pending */
+void table_free(node_table *t);
+const table_node *table_find(const node_table *t, uint64_t ino);
+const table_node *table_child(const node_table *t, uint64_t parent, const char *name);
+const char *table_data(const node_table *t, const table_node *n);
+
+/* table-replies.c: requests answered from the node table; false = not ours. */
+bool table_lookup(forage_session *s, fuse_req_t req, fuse_ino_t parent, const char *name);
+bool table_getattr(forage_session *s, fuse_req_t req, fuse_ino_t ino);
+bool table_readlink(forage_session *s, fuse_req_t req, fuse_ino_t ino);
+bool table_is_plain(const forage_session *s, fuse_ino_t ino);
+bool table_read(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off);
+bool table_readdir(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                   bool plus);
+bool table_holds(const forage_session *s, fuse_ino_t ino);
+napi_value js_load_table(napi_env env, napi_callback_info info);
 
 /* invalidate.c: kernel cache invalidation off the event loop thread. */
 napi_value js_invalidate(napi_env env, napi_callback_info info);

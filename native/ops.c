@@ -113,6 +113,7 @@ static void call_end(struct js_call *c) {
 /* ---- Operations answered by JS ---------------------------------------- */
 
 static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
+  if (table_lookup(fuse_req_userdata(req), req, parent, name)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_LOOKUP)) return;
   arg_number(&c, (double)parent);
@@ -121,6 +122,8 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
 }
 
 static void forget_one(forage_session *s, fuse_ino_t ino, uint64_t nlookup) {
+  /* Table nodes live as long as their table: there is nothing to count. */
+  if (table_holds(s, ino)) return;
   struct js_call c;
   if (!open_call(&c, s, OP_FORGET)) return;
   arg_number(&c, (double)ino);
@@ -144,6 +147,7 @@ static double file_handle(const struct fuse_file_info *fi) {
 }
 
 static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  if (table_getattr(fuse_req_userdata(req), req, ino)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_GETATTR)) return;
   arg_number(&c, (double)ino);
@@ -163,6 +167,7 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
 }
 
 static void op_readlink(fuse_req_t req, fuse_ino_t ino) {
+  if (table_readlink(fuse_req_userdata(req), req, ino)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_READLINK)) return;
   arg_number(&c, (double)ino);
@@ -193,7 +198,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
     fuse_reply_err(req, ENOSYS); /* the kernel stops sending open/release */
     return;
   }
-  if (s->fast_open && session_is_plain(s, ino)) {
+  if (table_is_plain(s, ino) || (s->fast_open && session_is_plain(s, ino))) {
     open_plain(req, fi);
     return;
   }
@@ -208,6 +213,8 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
 
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                     struct fuse_file_info *fi) {
+  /* fh 0: opened by the addon or the kernel, so no JS state is attached. */
+  if (file_handle(fi) == 0 && table_read(fuse_req_userdata(req), req, ino, size, off)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_READ)) return;
   arg_number(&c, (double)ino);
@@ -258,6 +265,7 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 }
 
 static void readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus) {
+  if (table_readdir(fuse_req_userdata(req), req, ino, size, off, plus)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_READDIR)) return;
   arg_number(&c, (double)ino);

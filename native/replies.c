@@ -240,21 +240,8 @@ static long add_entry(napi_env env, fuse_req_t req, forage_session *s, const str
       (p->plus && !element_double(env, p->attr_timeouts, i, &attr_timeout)))
     return -1;
   off_t next = (off_t)(p->first_offset + i + 1);
-  size_t used;
-  if (p->plus) {
-    struct fuse_entry_param e = {
-      .ino = (fuse_ino_t)ino,
-      .entry_timeout = p->entry_timeout,
-      .attr_timeout = attr_timeout,
-    };
-    session_fill_stat(s, &e.attr, e.ino, (uint32_t)mode, size);
-    used = fuse_add_direntry_plus(req, buf, remaining, name, &e, next);
-    if (used <= remaining) session_note_mode(s, e.ino, (uint32_t)mode);
-  } else {
-    struct stat st;
-    session_fill_stat(s, &st, (uint64_t)ino, (uint32_t)mode, size);
-    used = fuse_add_direntry(req, buf, remaining, name, &st, next);
-  }
+  size_t used = session_add_direntry(s, req, buf, remaining, name, (uint64_t)ino, (uint32_t)mode,
+                                     size, p->plus, p->entry_timeout, attr_timeout, next);
   return used > remaining ? 0 : (long)used;
 }
 

@@ -65,6 +65,28 @@ void session_fill_stat(const forage_session *s, struct stat *st, uint64_t ino, u
   st->st_ctim = s->mtime;
 }
 
+/* Appends one directory entry (with attributes and an entry when `plus`) to
+ * buf. Returns the size it needs: more than `remaining` means it did not fit
+ * and nothing was written. `next` is the offset the kernel resumes at. */
+size_t session_add_direntry(forage_session *s, fuse_req_t req, char *buf, size_t remaining,
+                            const char *name, uint64_t ino, uint32_t mode, double size, bool plus,
+                            double entry_timeout, double attr_timeout, off_t next) {
+  if (!plus) {
+    struct stat st;
+    session_fill_stat(s, &st, ino, mode, size);
+    return fuse_add_direntry(req, buf, remaining, name, &st, next);
+  }
+  struct fuse_entry_param e = {
+    .ino = (fuse_ino_t)ino,
+    .entry_timeout = entry_timeout,
+    .attr_timeout = attr_timeout,
+  };
+  session_fill_stat(s, &e.attr, e.ino, mode, size);
+  size_t used = fuse_add_direntry_plus(req, buf, remaining, name, &e, next);
+  if (used <= remaining) session_note_mode(s, e.ino, mode);
+  return used;
+}
+
 /* Inode numbers above this are not tracked (their opens simply go to JS). */
 #define PLAIN_TRACK_LIMIT (1u << 28)
 
@@ -242,6 +264,7 @@ forage_session *session_mount(napi_env env, const char *mountpoint, const char *
 void session_unref(forage_session *s) {
   if (--s->refs > 0) return;
   free(s->plain);
+  table_free(s->table);
   free(s);
 }
 

@@ -4,8 +4,10 @@
  * FUSE names nodes by inode number; the tree names them by path. A node
  * gets a number the first time the kernel hears of it (lookup or readdir)
  * and keeps it while the kernel holds references (`nlookup`, counted from
- * our lookup and readdirplus replies, given back by forget). Numbers are
- * never reused, so the generation is always 0.
+ * our lookup and readdirplus replies, given back by forget). Nodes of the
+ * node table the addon serves are pinned instead: the addon answers for
+ * them, so their counts never reach us, and they live as long as the table.
+ * Numbers are never reused, so the generation is always 0.
  */
 import { childPath } from "../tree/tree-path.js";
 import type { TreeNodeKind } from "../tree/virtual-tree.js";
@@ -24,6 +26,8 @@ export interface InodeNode {
   nlookup: number;
   /** No longer reachable by path: a swapped-in tree removed it or changed its kind. */
   stale: boolean;
+  /** In the addon's node table: kept whatever the lookup count says. */
+  pinned: boolean;
 }
 
 export class InodeTable {
@@ -32,7 +36,7 @@ export class InodeTable {
   #nextIno = ROOT_INO + 1;
 
   constructor() {
-    const root: InodeNode = { ino: ROOT_INO, path: "/", parent: ROOT_INO, name: "", kind: "directory", nlookup: 1, stale: false };
+    const root: InodeNode = { ino: ROOT_INO, path: "/", parent: ROOT_INO, name: "", kind: "directory", nlookup: 1, stale: false, pinned: true };
     this.#byIno.set(ROOT_INO, root);
     this.#byPath.set("/", root);
   }
@@ -60,7 +64,7 @@ export class InodeTable {
     const known = this.#byPath.get(path);
     if (known && known.kind === kind) return known;
     if (known) this.detach(known);
-    const node: InodeNode = { ino: this.#nextIno++, path, parent: parent.ino, name, kind, nlookup: 0, stale: false };
+    const node: InodeNode = { ino: this.#nextIno++, path, parent: parent.ino, name, kind, nlookup: 0, stale: false, pinned: false };
     this.#byIno.set(node.ino, node);
     this.#byPath.set(path, node);
     return node;
@@ -71,7 +75,7 @@ export class InodeTable {
     const node = this.#byIno.get(ino);
     if (!node || node.ino === ROOT_INO) return;
     node.nlookup = Math.max(0, node.nlookup - count);
-    if (node.nlookup === 0) this.remove(node);
+    if (node.nlookup === 0 && !node.pinned) this.remove(node);
   }
 
   /** Unlinks a node from its path; the kernel may still name it by number until it forgets. */
@@ -79,6 +83,7 @@ export class InodeTable {
     if (node.ino === ROOT_INO) return;
     if (this.#byPath.get(node.path) === node) this.#byPath.delete(node.path);
     node.stale = true;
+    node.pinned = false;
     if (node.nlookup === 0) this.#byIno.delete(node.ino);
   }
 

@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { prepareMountpoint } from "./mountpoint.js";
 import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
+import type { NodeTableSpec } from "./node-table.js";
 import { TreeFilesystem } from "./tree-filesystem.js";
 
 /** One day: a revision never changes, and swap invalidates explicitly. */
@@ -111,7 +112,9 @@ export async function mountTree(tree: VirtualTree, mountpoint: string, options: 
     controlFiles: !options.noOpen,
     onError: options.onError ?? defaultOnError,
   });
-  return new Mount(native, filesystem, path, options);
+  // Built before mounting: a tree that fails to render leaves nothing mounted.
+  const table = filesystem.nodeTable();
+  return new Mount(native, filesystem, table, path, options);
 }
 
 class Mount implements MountHandle {
@@ -124,7 +127,7 @@ class Mount implements MountHandle {
   readonly #onSignal = (signal: NodeJS.Signals): void => this.#unmountAndDie(signal);
   #open = true;
 
-  constructor(native: NativeBinding, filesystem: TreeFilesystem, mountpoint: string, options: MountOptions) {
+  constructor(native: NativeBinding, filesystem: TreeFilesystem, table: NodeTableSpec, mountpoint: string, options: MountOptions) {
     this.#native = native;
     this.#filesystem = filesystem;
     this.mountpoint = mountpoint;
@@ -152,6 +155,12 @@ class Mount implements MountHandle {
         },
       },
     );
+    try {
+      native.loadTable(this.#session, table);
+    } catch (error) {
+      native.unmount(this.#session, true);
+      throw error;
+    }
     process.on("exit", this.#onExit);
     if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, this.#onSignal);
   }
@@ -162,7 +171,9 @@ class Mount implements MountHandle {
 
   async swap(tree: VirtualTree): Promise<void> {
     if (!this.#open) throw new Error(`forage mount at ${this.mountpoint} is closed`);
-    const { inodes, parents, names } = this.#filesystem.swap(tree);
+    const { table, invalidation } = this.#filesystem.swap(tree);
+    this.#native.loadTable(this.#session, table);
+    const { inodes, parents, names } = invalidation;
     this.#native.setMtime(this.#session, Date.now() / 1000);
     await new Promise<void>((done) => this.#native.invalidate(this.#session, inodes, parents, names, () => done()));
   }

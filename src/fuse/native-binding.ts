@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { NodeTableSpec } from "./node-table.js";
 
 /** An opaque mounted session. */
 export type NativeSession = { readonly __brand: "forage_fuse.session" };
@@ -84,6 +85,10 @@ export interface NativeConstants {
   readonly OPEN_DIRECT_IO: number;
   readonly OPEN_NOFLUSH: number;
   readonly OPEN_NONSEEKABLE: number;
+  /** Node table flag: requests about the node itself go to the handlers (a control file). */
+  readonly NODE_FORWARD: number;
+  /** Node table flag: a directory whose unlisted names are looked up by the handlers. */
+  readonly NODE_UNLISTED: number;
 }
 
 /** What native/build/Release/forage_fuse.node exports. */
@@ -93,6 +98,13 @@ export interface NativeBinding {
   /** Starts teardown; `onClose` fires when done. `force` unmounts at once (process exit). */
   unmount(session: NativeSession, force: boolean): void;
   setMtime(session: NativeSession, seconds: number): void;
+  /**
+   * Serves `table` from now on: the addon answers lookup, getattr, readdir,
+   * open, read and readlink of its nodes itself, and forwards the rest to the
+   * handlers. Replaces any table loaded before. Throws a TypeError when the
+   * table is malformed, keeping the old one.
+   */
+  loadTable(session: NativeSession, table: NodeTableSpec): void;
   /**
    * Invalidates kernel caches off the loop thread: attributes and data of
    * `inodes`, and the entries (parents[i], names[i]). `done` gets the count

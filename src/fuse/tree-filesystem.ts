@@ -2,6 +2,10 @@
  * Serves a VirtualTree through the native FUSE binding: the request
  * handlers of one mount.
  *
+ * - `nodeTable()` flattens the whole tree for the addon, which then answers
+ *   every request about it without JS (node-table.ts). The handlers below
+ *   serve what the table leaves out: control files, the names an unlisted
+ *   directory (/.search) makes on lookup, and inodes a swap removed.
  * - Inodes come from an InodeTable; paths go to the tree.
  * - readdir lists in tree.list order, after "." and "..".
  * - Plain files are opened by the addon without JS (fastOpen). A read
@@ -20,6 +24,7 @@ import { callerSession } from "./caller-session.js";
 import { childPath } from "../tree/tree-path.js";
 import { InodeTable, ROOT_INO, type InodeNode } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
+import { buildNodeTable, type NodeTableSpec } from "./node-table.js";
 
 const S_IFDIR = 0o040000;
 const S_IFREG = 0o100000;
@@ -54,6 +59,12 @@ export interface Invalidation {
   readonly inodes: number[];
   readonly parents: number[];
   readonly names: string[];
+}
+
+/** A swapped-in tree: the table to load, then the caches to invalidate. */
+export interface Swap {
+  readonly table: NodeTableSpec;
+  readonly invalidation: Invalidation;
 }
 
 interface Listing {
@@ -99,6 +110,8 @@ export class TreeFilesystem {
   #negativeCount = 0;
   #nextFh = 1;
   #tree: VirtualTree;
+  /** The nodes of the table the addon serves, by path. */
+  #pinned = new Map<string, InodeNode>();
 
   constructor(native: NativeBinding, tree: VirtualTree, options: TreeFilesystemOptions) {
     this.#native = native;
@@ -133,26 +146,72 @@ export class TreeFilesystem {
     };
   }
 
+  /** The current tree as the addon's node table (build it before mounting: it renders every file). */
+  nodeTable(): NodeTableSpec {
+    return this.#build(this.#tree);
+  }
+
+  /** Builds `tree`'s table and makes its nodes the pinned ones; throws, changing nothing, when the tree fails to render. */
+  #build(tree: VirtualTree): NodeTableSpec {
+    const c = this.#native.constants;
+    const { spec, nodes } = buildNodeTable(tree, this.#table, {
+      modeOf: (info) => this.#mode(info),
+      forwardFlag: c.NODE_FORWARD,
+      unlistedFlag: c.NODE_UNLISTED,
+      entryTimeout: this.#options.entryTimeout,
+      attrTimeout: this.#options.attrTimeout,
+      negativeTimeout: this.#options.negativeTimeout,
+    });
+    this.#pinned = new Map(nodes.map((node) => [node.path, node]));
+    return spec;
+  }
+
   /**
    * Replaces the tree. From this call on every request sees `tree` only.
    * Files opened through JS keep the bytes they opened; plain files (opened
    * by the addon, fh 0) read the new revision once their cached pages are
    * invalidated, so a reader in the middle of one may see the new bytes
-   * from there on. Returns the kernel caches to
-   * invalidate: attributes and data of every inode the kernel holds, and the
-   * entries whose name no longer leads to the same inode (removed, changed
-   * kind, or cached as missing).
+   * from there on. Returns the new node table, to
+   * load at once, and the kernel caches to invalidate: attributes and data of
+   * every inode the kernel may hold, and the entries whose name no longer
+   * leads to the same inode (removed, changed kind, new, or cached as missing).
    */
-  swap(tree: VirtualTree): Invalidation {
+  swap(tree: VirtualTree): Swap {
+    const before = this.#pinned;
+    const table = this.#build(tree);
     this.#tree = tree;
     this.#listings.clear();
     this.#contents.clear();
     this.#reading.clear();
+    const invalidation = this.#swapUnpinned(tree);
+    this.#diffPinned(before, this.#pinned, invalidation);
+    return { table, invalidation };
+  }
+
+  /** Table nodes the kernel may hold are all invalidated; names that appeared or went away lose their entries. */
+  #diffPinned(before: Map<string, InodeNode>, after: Map<string, InodeNode>, { inodes, parents, names }: Invalidation): void {
+    for (const [path, node] of before) {
+      inodes.push(node.ino);
+      if (after.get(path) === node) continue;
+      parents.push(node.parent);
+      names.push(node.name);
+      this.#table.detach(node);
+    }
+    for (const [path, node] of after) {
+      if (before.get(path) === node) continue;
+      parents.push(node.parent);
+      names.push(node.name);
+    }
+  }
+
+  /** The nodes JS serves itself (below /.search): the same rules, from their lookup counts. */
+  #swapUnpinned(tree: VirtualTree): Invalidation {
     const inodes: number[] = [];
     const parents: number[] = [];
     const names: string[] = [];
     for (const node of this.#table.nodes()) {
-      if (node.ino !== ROOT_INO && !node.stale && this.#kindIn(tree, node.path) !== node.kind) {
+      if (node.pinned) continue;
+      if (!node.stale && this.#kindIn(tree, node.path) !== node.kind) {
         parents.push(node.parent);
         names.push(node.name);
         this.#table.detach(node);

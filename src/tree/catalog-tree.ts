@@ -31,7 +31,7 @@ const MAX_CACHED_QUERIES = 256;
  * Only the byte size, which every stat and listing needs, is remembered.
  */
 type FileNode = { readonly kind: "file"; readonly text: () => string; readonly size: () => number };
-type DirectoryNode = { readonly kind: "directory"; readonly namespace: string | undefined; readonly children: string[] };
+type DirectoryNode = { readonly kind: "directory"; readonly namespace: string | undefined; readonly children: string[]; readonly unlisted?: boolean };
 type Node = FileNode | DirectoryNode | { readonly kind: "symlink"; readonly target: string } | { readonly kind: "control" };
 
 const encoder = new TextEncoder();
@@ -101,7 +101,7 @@ class CatalogTree implements VirtualTree {
 
   private info(node: Node): TreeNodeInfo {
     switch (node.kind) {
-      case "directory": return { kind: "directory", size: 0 };
+      case "directory": return node.unlisted ? { kind: "directory", size: 0, unlisted: true } : { kind: "directory", size: 0 };
       case "file": return { kind: "file", size: node.size() };
       case "symlink": return { kind: "symlink", size: Buffer.byteLength(node.target), target: node.target };
       case "control": return { kind: "file", size: 0, writable: true };
@@ -177,7 +177,7 @@ class CatalogTree implements VirtualTree {
     this.addDirectory("/.afi", undefined);
     this.addFile("/.afi/manifest.json", () => `${JSON.stringify(manifest, null, 2)}\n`);
     this.addNode(CONTROL_FILE, { kind: "control" });
-    this.addDirectory(SEARCH_ROOT, undefined);
+    this.addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
     this.addFile("/README.md", () => mountReadme(facts));
     this.addFile("/tsconfig.json", mountTsconfig);
   }

@@ -30,6 +30,8 @@ export interface TreeNodeInfo {
   readonly target?: string;
   /** True only for control files (`/.afi/search`) that accept writes. */
   readonly writable?: boolean;
+  /** True for directories that answer lookups of names they do not list (`/.search`). */
+  readonly unlisted?: boolean;
 }
 
 /** One child in a directory listing. */

@@ -1,0 +1,138 @@
+/*
+ * Requests answered from the node table (node-table.c), without JS.
+ *
+ * Each function answers and returns true when the request is about a node
+ * the table holds, and returns false, answering nothing, when it is not:
+ * ops.c then hands the request to JS. A name missing from a listed table
+ * directory is a negative entry, cached by the kernel like any other answer.
+ */
+#include "forage_fuse.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A node whose own requests are answered here (not a control file). */
+static const table_node *served(const forage_session *s, fuse_ino_t ino) {
+  const table_node *n = table_find(s->table, ino);
+  return n && !(n->flags & NODE_FORWARD) ? n : NULL;
+}
+
+static double attr_timeout_of(const node_table *t, const table_node *n) {
+  /* A control file's size changes per open, so the kernel must always ask. */
+  return n->flags & NODE_FORWARD ? 0 : t->attr_timeout;
+}
+
+bool table_holds(const forage_session *s, fuse_ino_t ino) {
+  return table_find(s->table, ino) != NULL;
+}
+
+bool table_lookup(forage_session *s, fuse_req_t req, fuse_ino_t parent, const char *name) {
+  const node_table *t = s->table;
+  const table_node *dir = table_find(t, parent);
+  if (!dir || !S_ISDIR(dir->mode)) return false;
+  const table_node *n = table_child(t, parent, name);
+  if (!n && (dir->flags & NODE_UNLISTED)) return false;
+  struct fuse_entry_param e = { .entry_timeout = t->negative_timeout };
+  if (n) {
+    e.ino = n->ino;
+    e.entry_timeout = t->entry_timeout;
+    e.attr_timeout = attr_timeout_of(t, n);
+    session_fill_stat(s, &e.attr, n->ino, n->mode, (double)n->size);
+  }
+  /* ino 0 with a timeout: "no such name", cached for negative_timeout. */
+  if (!n && e.entry_timeout <= 0) fuse_reply_err(req, ENOENT);
+  else fuse_reply_entry(req, &e);
+  return true;
+}
+
+bool table_getattr(forage_session *s, fuse_req_t req, fuse_ino_t ino) {
+  const table_node *n = served(s, ino);
+  if (!n) return false;
+  struct stat st;
+  session_fill_stat(s, &st, n->ino, n->mode, (double)n->size);
+  fuse_reply_attr(req, &st, s->table->attr_timeout);
+  return true;
+}
+
+bool table_readlink(forage_session *s, fuse_req_t req, fuse_ino_t ino) {
+  const table_node *n = served(s, ino);
+  if (!n || !S_ISLNK(n->mode)) return false;
+  fuse_reply_readlink(req, table_data(s->table, n));
+  return true;
+}
+
+bool table_is_plain(const forage_session *s, fuse_ino_t ino) {
+  const table_node *n = served(s, ino);
+  return n && S_ISREG(n->mode);
+}
+
+bool table_read(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off) {
+  const table_node *n = served(s, ino);
+  if (!n || !S_ISREG(n->mode)) return false;
+  size_t start = off < 0 ? 0 : (uint64_t)off < n->size ? (size_t)off : (size_t)n->size;
+  size_t count = n->size - start < size ? n->size - start : size;
+  fuse_reply_buf(req, table_data(s->table, n) + start, count);
+  return true;
+}
+
+/* The entry at listing offset i: ".", "..", then the children in order. */
+static size_t add_listing_entry(forage_session *s, fuse_req_t req, const table_node *dir,
+                                uint64_t i, char *buf, size_t remaining, bool plus) {
+  const node_table *t = s->table;
+  off_t next = (off_t)(i + 1);
+  if (i < 2) {
+    uint64_t ino = i == 0 ? dir->ino : dir->parent;
+    return session_add_direntry(s, req, buf, remaining, i == 0 ? "." : "..", ino, S_IFDIR | 0555,
+                                0, plus, t->entry_timeout, t->attr_timeout, next);
+  }
+  const table_node *n = &t->nodes[dir->first_child + (i - 2)];
+  return session_add_direntry(s, req, buf, remaining, t->names + n->name, n->ino, n->mode,
+                              (double)n->size, plus, t->entry_timeout, attr_timeout_of(t, n), next);
+}
+
+bool table_readdir(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                   bool plus) {
+  const table_node *dir = served(s, ino);
+  if (!dir || !S_ISDIR(dir->mode)) return false;
+  char *buf = malloc(size);
+  if (!buf) {
+    fuse_reply_err(req, ENOMEM);
+    return true;
+  }
+  size_t used = 0;
+  uint64_t end = (uint64_t)dir->child_count + 2;
+  for (uint64_t i = off < 0 ? 0 : (uint64_t)off; i < end; i++) {
+    size_t n = add_listing_entry(s, req, dir, i, buf + used, size - used, plus);
+    if (n > size - used) break;
+    used += n;
+  }
+  fuse_reply_buf(req, buf, used);
+  free(buf);
+  return true;
+}
+
+/* loadTable(session, spec): serves spec from now on (see node-table.c);
+ * spec also carries entryTimeout, attrTimeout and negativeTimeout. */
+napi_value js_load_table(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  forage_session *s;
+  if (!js_args(env, info, 2, argv) || !js_session(env, argv[0], &s)) return NULL;
+  double timeouts[3];
+  const char *keys[3] = { "entryTimeout", "attrTimeout", "negativeTimeout" };
+  for (int i = 0; i < 3; i++) {
+    napi_value v;
+    if (napi_get_named_property(env, argv[1], keys[i], &v) != napi_ok ||
+        !js_double(env, v, &timeouts[i]))
+      return NULL;
+  }
+  node_table *t = table_from_js(env, argv[1]);
+  if (!t) return NULL;
+  t->entry_timeout = timeouts[0];
+  t->attr_timeout = timeouts[1];
+  t->negative_timeout = timeouts[2];
+  table_free(s->table);
+  s->table = t;
+  return js_undefined(env);
+}

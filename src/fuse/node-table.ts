@@ -1,0 +1,109 @@
+/**
+ * A tree revision flattened into the node table the addon serves without JS
+ * (native/node-table.c): every node the tree lists, with its inode number,
+ * mode and bytes, each directory's children in one run in listing order.
+ *
+ * A revision is immutable, so the kernel's requests about it (lookup,
+ * getattr, readdir, open, read, readlink) need no JS at all; only control
+ * files and the names an unlisted directory makes on lookup (/.search) still
+ * reach the handlers. The bytes are rendered once here, which is also what
+ * the sizes in any listing cost.
+ */
+import { childPath } from "../tree/tree-path.js";
+import type { TreeNodeInfo, VirtualTree } from "../tree/virtual-tree.js";
+import { ROOT_INO, type InodeNode, type InodeTable } from "./inode-table.js";
+
+/** What NativeBinding.loadTable takes. */
+export interface NodeTableSpec {
+  readonly inos: Float64Array;
+  readonly parents: Float64Array;
+  readonly modes: Uint32Array;
+  /** NODE_FORWARD and NODE_UNLISTED bits (NativeConstants). */
+  readonly flags: Uint32Array;
+  readonly firstChild: Uint32Array;
+  readonly childCount: Uint32Array;
+  readonly names: string[];
+  /** A file's bytes or a symlink's target; undefined for directories and control files. */
+  readonly contents: (Uint8Array | undefined)[];
+  readonly entryTimeout: number;
+  readonly attrTimeout: number;
+  readonly negativeTimeout: number;
+}
+
+export interface NodeTableSettings {
+  readonly modeOf: (info: TreeNodeInfo) => number;
+  readonly forwardFlag: number;
+  readonly unlistedFlag: number;
+  readonly entryTimeout: number;
+  readonly attrTimeout: number;
+  readonly negativeTimeout: number;
+}
+
+/** A built table and the inode nodes it pinned, in table order. */
+export interface BuiltNodeTable {
+  readonly spec: NodeTableSpec;
+  readonly nodes: readonly InodeNode[];
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Walks `tree` breadth first, then gives every node its inode (reused by
+ * path and kind) and pins it. Everything that can throw (listing, rendering)
+ * happens before the inode table is touched.
+ */
+export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: NodeTableSettings): BuiltNodeTable {
+  const paths = ["/"];
+  const names = [""];
+  const parentIndex = [0];
+  const infos: TreeNodeInfo[] = [tree.stat("/")];
+  const firstChild: number[] = [];
+  const childCount: number[] = [];
+  for (let i = 0; i < paths.length; i++) {
+    firstChild.push(paths.length);
+    childCount.push(0);
+    if (infos[i]!.kind !== "directory") continue;
+    for (const entry of tree.list(paths[i]!)) {
+      paths.push(childPath(paths[i]!, entry.name));
+      names.push(entry.name);
+      parentIndex.push(i);
+      infos.push(entry);
+    }
+    childCount[i] = paths.length - firstChild[i]!;
+  }
+  const contents = paths.map((path, i) => contentOf(tree, path, infos[i]!));
+  const forward = (info: TreeNodeInfo, i: number): boolean => info.writable === true || contents[i] === UNRENDERED;
+  const nodes: InodeNode[] = [inodes.get(ROOT_INO)!];
+  for (let i = 1; i < paths.length; i++) {
+    const node = inodes.resolve(nodes[parentIndex[i]!]!, names[i]!, infos[i]!.kind);
+    node.pinned = true;
+    nodes.push(node);
+  }
+  const spec: NodeTableSpec = {
+    inos: Float64Array.from(nodes, (node) => node.ino),
+    parents: Float64Array.from(nodes, (node) => node.parent),
+    modes: Uint32Array.from(infos, settings.modeOf),
+    flags: Uint32Array.from(infos, (info, i) => (forward(info, i) ? settings.forwardFlag : 0) | (info.unlisted ? settings.unlistedFlag : 0)),
+    firstChild: Uint32Array.from(firstChild),
+    childCount: Uint32Array.from(childCount),
+    names,
+    contents: contents.map((content) => (content === UNRENDERED ? undefined : content)),
+    entryTimeout: settings.entryTimeout,
+    attrTimeout: settings.attrTimeout,
+    negativeTimeout: settings.negativeTimeout,
+  };
+  return { spec, nodes };
+}
+
+/** A file whose bytes failed to render: the handlers serve it, so its reads fail alone (EIO), as before the table. */
+const UNRENDERED = Symbol("unrendered");
+
+function contentOf(tree: VirtualTree, path: string, info: TreeNodeInfo): Uint8Array | undefined | typeof UNRENDERED {
+  if (info.kind === "symlink") return encoder.encode(info.target ?? tree.readlink(path));
+  if (info.kind !== "file" || info.writable) return undefined;
+  try {
+    return tree.read(path);
+  } catch {
+    return UNRENDERED;
+  }
+}
