@@ -13,6 +13,7 @@ import type { VirtualTree } from "../tree/virtual-tree.js";
 import { prepareMountpoint } from "./mountpoint.js";
 import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
 import type { NodeTableSpec } from "./node-table.js";
+import { settleHeap } from "./settle-heap.js";
 import { TreeFilesystem } from "./tree-filesystem.js";
 
 /** One day: a revision never changes, and swap invalidates explicitly. */
@@ -112,9 +113,19 @@ export async function mountTree(tree: VirtualTree, mountpoint: string, options: 
     controlFiles: !options.noOpen,
     onError: options.onError ?? defaultOnError,
   });
-  // Built before mounting: a tree that fails to render leaves nothing mounted.
-  const table = filesystem.nodeTable();
-  return new Mount(native, filesystem, table, path, options);
+  const mount = mountWithTable(native, filesystem, path, options);
+  // Requests wait for the event loop, so this still runs before the first one is served.
+  settleHeap();
+  return mount;
+}
+
+/**
+ * Builds the table, then mounts (so a tree that fails to render leaves
+ * nothing mounted). A function of its own so that no frame still holds the
+ * table's bytes when settleHeap runs.
+ */
+function mountWithTable(native: NativeBinding, filesystem: TreeFilesystem, path: string, options: MountOptions): Mount {
+  return new Mount(native, filesystem, filesystem.nodeTable(), path, options);
 }
 
 class Mount implements MountHandle {

@@ -28,9 +28,11 @@ const MAX_CACHED_QUERIES = 256;
 /**
  * A file's text is made on demand and not kept: the kernel's page cache holds
  * what was read, and most texts are strings the catalog already prepared.
- * Only the byte size, which every stat and listing needs, is remembered.
+ * Only the byte size is remembered, once a read or a stat needed it. Listings
+ * report it lazily, so that a walk that reads every file (the mount's node
+ * table) renders each one once, not once for its size and again for its bytes.
  */
-type FileNode = { readonly kind: "file"; readonly text: () => string; readonly size: () => number };
+type FileNode = { readonly kind: "file"; readonly text: () => string; readonly size: () => number; readonly bytes: () => Uint8Array };
 type DirectoryNode = { readonly kind: "directory"; readonly namespace: string | undefined; readonly children: string[]; readonly unlisted?: boolean };
 type Node = FileNode | DirectoryNode | { readonly kind: "symlink"; readonly target: string } | { readonly kind: "control" };
 
@@ -75,7 +77,7 @@ class CatalogTree implements VirtualTree {
     if (node.kind !== "directory") throw new TreeError("invalid_path", "not a directory", path);
     let entries = this.listings.get(normalized);
     if (entries === undefined) {
-      entries = this.directoryNames(normalized, node).map((name) => ({ name, ...this.stat(childPath(normalized, name)) }));
+      entries = this.directoryNames(normalized, node).map((name) => this.entry(name, this.node(childPath(normalized, name), path)));
       if (!normalized.startsWith(SEARCH_ROOT)) this.listings.set(normalized, entries);
     }
     return entries;
@@ -84,7 +86,7 @@ class CatalogTree implements VirtualTree {
   read(path: string): Uint8Array {
     const node = this.node(normalizeTreePath(path), path);
     if (node.kind !== "file") throw new TreeError("invalid_path", node.kind === "directory" ? "is a directory" : "not a regular file", path);
-    return encoder.encode(node.text());
+    return node.bytes();
   }
 
   readlink(path: string): string {
@@ -97,6 +99,12 @@ class CatalogTree implements VirtualTree {
     const node = this.node(normalizeTreePath(path), path);
     if (node.kind !== "control") throw new TreeError("read_only", "this filesystem is read-only", path);
     return new AfiSearchSession(this.pending, caller, (request) => this.runContentSearch(request));
+  }
+
+  /** A listing entry; a file's size is computed when first asked for. */
+  private entry(name: string, node: Node): TreeEntry {
+    if (node.kind !== "file") return { name, ...this.info(node) };
+    return { name, kind: "file", get size() { return node.size(); } };
   }
 
   private info(node: Node): TreeNodeInfo {
@@ -265,17 +273,15 @@ function listEvery(forage: Forage, namespace: string | undefined): Summary[] {
 }
 
 function fileNode(text: () => string): FileNode {
-  return { kind: "file", text, size: memo(() => Buffer.byteLength(text())) };
-}
-
-function memo<T>(compute: () => T): () => T {
-  let value: T | undefined;
-  let done = false;
-  return () => {
-    if (!done) {
-      value = compute();
-      done = true;
-    }
-    return value as T;
+  let size: number | undefined;
+  return {
+    kind: "file",
+    text,
+    size: () => (size ??= Buffer.byteLength(text())),
+    bytes: () => {
+      const bytes = encoder.encode(text());
+      size = bytes.length;
+      return bytes;
+    },
   };
 }
