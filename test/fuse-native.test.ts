@@ -351,6 +351,17 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => writeFileSync(join(path, "README.md"), "x"))).toBe("EROFS");
   });
 
+  it("with readOnly, mounts with the kernel ro flag: reads work and the kernel refuses every write", async () => {
+    const path = newMountpoint("read-only");
+    await startDaemon(path, { readOnly: true });
+    const line = readFileSync("/proc/self/mountinfo", "utf8").split("\n").find((l) => l.split(" ")[4] === path);
+    expect(line!.split(" ")[5]!.split(",")).toContain("ro");
+    expect(await tool("cat", [join(path, "README.md"), join(path, "link")])).toBe("hello from revision 1\nexport declare const zeta: 1;\n");
+    expect((await toolBytes("cat", [join(path, "big.bin")])).equals(bigBytes())).toBe(true);
+    expect(errorCode(() => writeFileSync(join(path, "README.md"), "x"))).toBe("EROFS");
+    expect(errorCode(() => writeFileSync(join(path, ".afi", "search"), "{}"))).toBe("EROFS");
+  });
+
   it("with autoUnmount, fusermount3 removes the mount after kill -9", async () => {
     const path = newMountpoint("auto-unmount");
     const daemon = await startDaemon(path, { autoUnmount: true });

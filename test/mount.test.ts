@@ -211,6 +211,29 @@ describe.skipIf(skip !== undefined)("mount options", () => {
     }
   });
 
+  test("-o ro mounts read-only in the kernel: AFI profile 1, no control file, everything else as before", async () => {
+    const mnt = freshMountpoint("ro");
+    try {
+      await startDaemon(["--example", "-o", "ro"], mnt);
+      const line = readFileSync("/proc/self/mountinfo", "utf8").split("\n").find((l) => l.split(" ")[4] === mnt);
+      expect(line!.split(" ")[5]!.split(",")).toContain("ro");
+      // Nothing can write a control file on a read-only mount, so AFI search is not offered (afi.md, "Manifest").
+      const manifest = JSON.parse(sh(`cat ${quote(join(mnt, ".afi/manifest.json"))}`).stdout);
+      expect(manifest.profile).toBe(1);
+      expect(manifest.capabilities).toEqual(["stat", "list", "read"]);
+      expect(manifest.search.modes).toEqual([]);
+      expect(sh(`ls -f ${quote(join(mnt, ".afi"))}`).stdout.trim().split("\n")).toEqual([".", "..", "manifest.json"]);
+      expect(sh(`echo '{"query":"x"}' > ${quote(join(mnt, ".afi/search"))}`).stderr).toMatch(/Read-only file system/);
+      expect(sh(`cat ${quote(join(mnt, "README.md"))}`).stdout).toContain("this mount is read-only");
+      expect(sh(`cat ${quote(join(mnt, "computers/local/files/read.d.ts"))}`).stdout).toBe(catalog.describe("computers.local.files.read").typescript);
+      expect(sh(`ls ${quote(join(mnt, ".search", "send an email"))}`).stdout).toMatch(/^01-mail\.messages\.send\.d\.ts$/m);
+      expect(sh(`grep -rl 'reads the local disk' ${quote(mnt)}`).status).toBe(0);
+    } finally {
+      await stopAllDaemons();
+      removeMountpoint(mnt);
+    }
+  });
+
   test("a bad mountpoint or option gives one clear line, a non-zero exit and no mount", () => {
     const cli = `${quote(process.execPath)} ${quote(join(process.cwd(), "dist/cli/main.js"))}`;
     const missing = sh(`${cli} mount --example /tmp/forage-no-such-dir-${process.pid}`);

@@ -23,6 +23,12 @@ export async function loadRevision(args: MountArguments): Promise<LoadedRevision
     throw new CliError("bound= selects no operation of this catalog: check its patterns (one per line: a.b.c, a.b.*, a.**)");
   }
   // A bound view has its own stamp, so the mount never shows a change to an operation it hides.
-  const tree = createCatalogTree(forage, { revision: catalog.revision, stamp: catalogStamp, providerVersion: packageVersion(), subtree: args.subtree });
+  const tree = createCatalogTree(forage, {
+    revision: catalog.revision,
+    stamp: catalogStamp,
+    providerVersion: packageVersion(),
+    subtree: args.subtree,
+    searchControl: !args.readOnly,
+  });
   return { catalog, tree, operationCount };
 }

@@ -11,6 +11,8 @@ const USAGE = `usage:
   forage export [-o subtree=<namespace>,bound=<file>] (<source>... | --example) <directory>
   forage openapi preview <spec> [--json]
 
+-o ro mounts read-only in the kernel: repeated reads never reach the daemon, and there is no
+/.afi/search control file (AFI profile 1; grep and /.search/<query>/ still work).
 A source is a JS module exporting \`operations\` or \`catalog\`, an OpenAPI 3.0/3.1 spec (.json/.yaml),
 or a JSON/YAML catalog file. Prefix NAME= to put a source under namespace NAME.
 `;

@@ -11,6 +11,8 @@ export interface MountArguments {
   readonly bound: readonly string[] | undefined;
   readonly watch: boolean;
   readonly debug: boolean;
+  /** `-o ro`: a kernel read-only mount, without the /.afi/search control file. */
+  readonly readOnly: boolean;
 }
 
 /**
@@ -49,18 +51,19 @@ function valueOf(argv: readonly string[], index: number, flag: string): string {
   return value;
 }
 
-/** `-o` options: `ro` (always in force: the catalog is read-only), `subtree=NS`, `bound=FILE`. */
-function parseMountOptions(options: readonly string[]): { subtree: string | undefined; bound: readonly string[] | undefined } {
+/** `-o` options: `ro`, `subtree=NS`, `bound=FILE`. */
+function parseMountOptions(options: readonly string[]): { subtree: string | undefined; bound: readonly string[] | undefined; readOnly: boolean } {
   let subtree: string | undefined;
   let bound: string[] | undefined;
+  let readOnly = false;
   for (const option of options) {
     const [key, value] = option.split(/=(.*)/s, 2) as [string, string | undefined];
-    if (key === "ro" && value === undefined) continue;
-    if (key === "subtree" && value) subtree = value.replace(/^\/+|\/+$/g, "").split("/").join(".");
+    if (key === "ro" && value === undefined) readOnly = true;
+    else if (key === "subtree" && value) subtree = value.replace(/^\/+|\/+$/g, "").split("/").join(".");
     else if (key === "bound" && value) bound = readBoundFile(value);
     else throw new CliError(`unknown or incomplete mount option ${JSON.stringify(option)}: expected ro, subtree=<namespace> or bound=<file>`, 2);
   }
-  return { subtree, bound };
+  return { subtree, bound, readOnly };
 }
 
 /** A bound file: one operation path pattern per line; blank lines and `#` comments are skipped. */

@@ -9,7 +9,7 @@ import { watchSources } from "./source-watcher.js";
 export async function runMount(argv: readonly string[], io: CommandIo): Promise<number> {
   const args = parseMountArguments(argv);
   const revision = await loadRevision(args);
-  const handle = await mountTree(revision.tree, args.target, { debug: args.debug });
+  const handle = await mountTree(revision.tree, args.target, { debug: args.debug, readOnly: args.readOnly });
   io.stdout(`forage: mounted ${revision.operationCount} operations at ${handle.mountpoint} (revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`);
   const stopWatching = args.watch ? watchForReloads(args, handle, revision, io) : undefined;
   const closed = await handle.closed;

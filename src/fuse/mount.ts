@@ -47,10 +47,17 @@ export interface MountOptions {
   /** Allow a non-empty mountpoint (default false). */
   readonly nonEmpty?: boolean;
   /**
-   * Let the kernel open files itself (default false). Warm opens then never
-   * reach the daemon, which is as fast as FUSE gets, but there are no
-   * per-open sessions, so the control file (/.afi/search) is read-only.
-   * Meant for read-only mounts (the AFI `ro` option).
+   * Mount read-only in the kernel (the AFI `ro` option; default false). The
+   * kernel then refuses every write itself, control files included, and no
+   * longer drops a file's attributes after the first read of it, so a
+   * repeated `cat` or `find` sends the daemon nothing at all. Implies noOpen
+   * unless that is set. Serve a tree without control files here.
+   */
+  readonly readOnly?: boolean;
+  /**
+   * Let the kernel open files itself (default: readOnly). Warm opens then
+   * never reach the daemon, which is as fast as FUSE gets, but there are no
+   * per-open sessions, so control files (/.afi/search) are read-only.
    */
   readonly noOpen?: boolean;
   /** Let the kernel skip opendir/releasedir and cache every directory (default: true, unless autoUnmount). */
@@ -88,6 +95,7 @@ function defaultOnError(error: unknown): void {
 
 export function mountOptionString(options: MountOptions): string {
   const list = ["fsname=forage", "subtype=forage"];
+  if (options.readOnly) list.push("ro");
   if (options.allowOther) list.push("allow_other");
   if (options.defaultPermissions) list.push("default_permissions");
   if (options.autoUnmount) list.push("auto_unmount");
@@ -110,7 +118,7 @@ export async function mountTree(tree: VirtualTree, mountpoint: string, options: 
     entryTimeout,
     attrTimeout: options.attrTimeout ?? LONG_TIMEOUT,
     negativeTimeout: options.negativeTimeout ?? entryTimeout,
-    controlFiles: !options.noOpen,
+    controlFiles: !(options.noOpen ?? options.readOnly),
     onError: options.onError ?? defaultOnError,
   });
   const mount = mountWithTable(native, filesystem, path, options);
@@ -152,7 +160,7 @@ class Mount implements MountHandle {
         gid: process.getgid?.() ?? 0,
         mtime: Date.now() / 1000,
         noOpendir: options.noOpendir ?? !options.autoUnmount,
-        noOpen: options.noOpen ?? false,
+        noOpen: options.noOpen ?? options.readOnly ?? false,
         fastOpen: true,
         debug: options.debug ?? false,
       },

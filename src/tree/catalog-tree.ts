@@ -17,6 +17,8 @@ export interface CatalogTreeOptions {
   readonly providerVersion: string;
   /** Mount only this namespace as the root. */
   readonly subtree?: string;
+  /** Serve the `/.afi/search` control file (default true); false for read-only mounts, where nothing could write it. */
+  readonly searchControl?: boolean;
 }
 
 /** The file in every namespace directory that describes the whole namespace; "@" keeps it apart from operation names. */
@@ -180,11 +182,12 @@ class CatalogTree implements VirtualTree {
   }
 
   private addMetadata(options: CatalogTreeOptions, operationCount: number): void {
-    const facts = { revision: options.revision, stamp: options.stamp, operationCount, subtree: options.subtree ?? null };
+    const searchable = options.searchControl ?? true;
+    const facts = { revision: options.revision, stamp: options.stamp, operationCount, subtree: options.subtree ?? null, searchable };
     const manifest = buildManifest({ ...facts, providerVersion: options.providerVersion, maxSearchResults: MAX_CONTENT_SEARCH_LIMIT, maxPathLength: MAX_TREE_PATH_LENGTH });
     this.addDirectory("/.afi", undefined);
     this.addFile("/.afi/manifest.json", () => `${JSON.stringify(manifest, null, 2)}\n`);
-    this.addNode(CONTROL_FILE, { kind: "control" });
+    if (searchable) this.addNode(CONTROL_FILE, { kind: "control" });
     this.addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
     this.addFile("/README.md", () => mountReadme(facts));
     this.addFile("/tsconfig.json", mountTsconfig);

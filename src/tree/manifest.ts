@@ -7,21 +7,25 @@ export interface ManifestFacts {
   readonly subtree: string | null;
   readonly maxSearchResults: number;
   readonly maxPathLength: number;
+  /** False on a read-only mount: nothing can write the search control file, so AFI search is absent (profile 1). */
+  readonly searchable: boolean;
 }
 
-/** The AFI discovery manifest (seed 004) for a profile-2 provider, served at /.afi/manifest.json. */
+/**
+ * The AFI discovery manifest (seed 004), served at /.afi/manifest.json: profile 2, or
+ * profile 1 (no `search` capability, no modes) on a read-only mount.
+ */
 export function buildManifest(facts: ManifestFacts): Record<string, unknown> {
+  const ranked = "/.search/<query>/: ranked by relevance, best first";
   return {
     afi_version: "0.1",
     provider: "forage",
     provider_version: facts.providerVersion,
-    profile: 2,
-    capabilities: ["stat", "list", "read", "search"],
-    search: {
-      modes: ["exact", "regex"],
-      max_results: facts.maxSearchResults,
-      "x-ordering": "exact and regex: by (path, line); /.search/<query>/: ranked by relevance, best first",
-    },
+    profile: facts.searchable ? 2 : 1,
+    capabilities: facts.searchable ? ["stat", "list", "read", "search"] : ["stat", "list", "read"],
+    search: facts.searchable
+      ? { modes: ["exact", "regex"], max_results: facts.maxSearchResults, "x-ordering": `exact and regex: by (path, line); ${ranked}` }
+      : { modes: [], max_results: 0, "x-ordering": ranked },
     path: { case_sensitive: true, max_length: facts.maxPathLength },
     auth: { required: false, methods: [] },
     "x-list-ordering": "metadata entries first, then catalog list order: namespace, then operation path, by UTF-16 code units",

@@ -1,6 +1,10 @@
 /** The README at the mount root: how a person or an agent with only a shell uses this mount. */
-export function mountReadme(facts: { operationCount: number; revision: string; stamp: string; subtree: string | null }): string {
+export function mountReadme(facts: { operationCount: number; revision: string; stamp: string; subtree: string | null; searchable: boolean }): string {
   const scope = facts.subtree === null ? "" : ` under namespace \`${facts.subtree}\``;
+  const textSearch = facts.searchable
+    ? `- Text search: \`grep -rn maxLength .\`, or write \`{"query": "text"}\` or \`{"query": {"regex": "…"}}\` to
+  \`.afi/search\` and read NDJSON matches back (AFI profile 2; see \`.afi/manifest.json\`).`
+    : "- Text search: `grep -rn maxLength .` (this mount is read-only, so it has no `.afi/search` control file).";
   return `# Forage catalog
 
 This read-only directory describes ${facts.operationCount} operations${scope} (revision \`${facts.revision}\`).
@@ -11,8 +15,7 @@ Forage only describes operations: it never runs them and grants no permission to
 - \`@namespace.d.ts\` in a directory declares every operation under it (absent when too large to describe whole).
 - Ranked search by meaning: \`ls ".search/send an email/"\`: entries are ranked best first and read as the
   operation's \`.d.ts\`; \`.search/<query>/results.json\` holds the ranked summaries.
-- Text search: \`grep -rn maxLength .\`, or write \`{"query": "text"}\` or \`{"query": {"regex": "…"}}\` to
-  \`.afi/search\` and read NDJSON matches back (AFI profile 2; see \`.afi/manifest.json\`).
+${textSearch}
 - Type-check every declaration: \`tsc -p .\`
 `;
 }
