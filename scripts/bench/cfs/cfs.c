@@ -10,7 +10,10 @@
  *   - no-opendir where the kernel offers it (else cache_readdir on opendir),
  *   - readdirplus always, symlink caching, no implicit data invalidation.
  *
- *   cfs <source-dir> <mountpoint> [-f] [-s] [-d] [-o option,...]
+ *   cfs <source-dir> <mountpoint> [--no-open] [-f] [-s] [-d] [-o option,...]
+ *
+ * --no-open answers open with ENOSYS where the kernel allows it, so the
+ * kernel opens files itself, as `forage mount -o ro` has it do.
  *
  * -s serves from one thread, like Forage's daemon; the default is libfuse's
  * multi-threaded loop. Regular files, directories and symlinks are loaded;
@@ -51,6 +54,7 @@ static struct timespec load_time;
 static uid_t owner_uid;
 static gid_t owner_gid;
 static int no_opendir;
+static int want_no_open, no_open;
 
 /* ---- Loading ------------------------------------------------------------ */
 
@@ -185,6 +189,8 @@ static void cfs_init(void *userdata, struct fuse_conn_info *conn) {
   if (conn->capable & FUSE_CAP_CACHE_SYMLINKS) conn->want |= FUSE_CAP_CACHE_SYMLINKS;
   no_opendir = (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
   if (no_opendir) conn->want |= FUSE_CAP_NO_OPENDIR_SUPPORT;
+  no_open = want_no_open && (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+  if (no_open) conn->want |= FUSE_CAP_NO_OPEN_SUPPORT;
 }
 
 static int compare_child(const void *key, const void *element) {
@@ -236,6 +242,10 @@ static void cfs_readlink(fuse_req_t req, fuse_ino_t ino) {
 }
 
 static void cfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  if (no_open) {
+    fuse_reply_err(req, ENOSYS); /* the kernel stops sending open/release */
+    return;
+  }
   const struct node *n = node_of(ino);
   if (!n) {
     fuse_reply_err(req, ENOENT);
@@ -427,14 +437,15 @@ out:
 
 int main(int argc, char *argv[]) {
   if (argc < 3 || argv[1][0] == '-') {
-    fprintf(stderr, "usage: cfs <source-dir> <mountpoint> [-f] [-s] [-d] [-o option,...]\n");
+    fprintf(stderr, "usage: cfs <source-dir> <mountpoint> [--no-open] [-f] [-s] [-d] [-o option,...]\n");
     return 1;
   }
   load_tree(argv[1]);
   /* libfuse parses the program name and everything after the source directory. */
   struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
   for (int i = 0; i < argc; i++) {
-    if (i != 1 && fuse_opt_add_arg(&args, argv[i]) != 0) return 1;
+    if (strcmp(argv[i], "--no-open") == 0) want_no_open = 1;
+    else if (i != 1 && fuse_opt_add_arg(&args, argv[i]) != 0) return 1;
   }
   if (fuse_opt_add_arg(&args, "-ofsname=cfs,subtype=cfs") != 0) return 1;
   int ret = serve(&args);
