@@ -76,8 +76,8 @@ typedef struct node_table {
   char *names;
   char *data;
   uint32_t *by_ino;  /* hash slots: index into nodes, or UINT32_MAX */
-  uint32_t *by_name; /* hash slots keyed by (parent, name) */
-  uint64_t mask;     /* slots - 1 */
+  uint64_t mask;     /* by_ino slots - 1 */
+  uint32_t *by_name; /* per directory, its children's indexes in strcmp order */
   double entry_timeout, attr_timeout, negative_timeout;
 } node_table;
 
@@ -154,7 +154,7 @@ bool session_is_plain(const forage_session *s, uint64_t ino);
 node_table *table_from_js(napi_env env, napi_value spec); /* NULL with an exception pending */
 void table_free(node_table *t);
 const table_node *table_find(const node_table *t, uint64_t ino);
-const table_node *table_child(const node_table *t, uint64_t parent, const char *name);
+const table_node *table_child(const node_table *t, const table_node *dir, const char *name);
 const char *table_data(const node_table *t, const table_node *n);
 
 /* table-replies.c: requests answered from the node table; false = not ours. */

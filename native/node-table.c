@@ -8,10 +8,12 @@
  * control files, inodes of an older table) still go to JS; see ops.c.
  *
  * Layout: one array of nodes; each directory's children are a contiguous
- * run of it, in listing order. Names and file bytes live in two blobs. Two
- * open-addressing hash indexes find a node by inode number and by
- * (parent inode, name). The table is immutable once built; loading another
- * one replaces it whole.
+ * run of it, in listing order. Names and file bytes live in two blobs. An
+ * open-addressing hash finds a node by inode number; a name is found by
+ * binary search in its directory's run of `by_name`, the children's indexes
+ * in strcmp order. That keeps a lookup within memory its siblings' lookups
+ * just touched, which matters: `find` and `stat` go directory by directory.
+ * The table is immutable once built; loading another one replaces it whole.
  */
 #include "forage_fuse.h"
 
@@ -30,12 +32,6 @@ static uint64_t mix64(uint64_t x) {
   return x;
 }
 
-static uint64_t name_hash(uint64_t parent, const char *name, size_t len) {
-  uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a over the name, mixed with the parent */
-  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 0x100000001b3ULL;
-  return mix64(h ^ mix64(parent));
-}
-
 static const char *node_name(const node_table *t, const table_node *n) {
   return t->names + n->name;
 }
@@ -49,16 +45,18 @@ const table_node *table_find(const node_table *t, uint64_t ino) {
   }
 }
 
-const table_node *table_child(const node_table *t, uint64_t parent, const char *name) {
-  if (!t) return NULL;
-  size_t len = strlen(name);
-  for (uint64_t i = name_hash(parent, name, len) & t->mask;; i = (i + 1) & t->mask) {
-    uint32_t slot = t->by_name[i];
-    if (slot == EMPTY_SLOT) return NULL;
-    const table_node *n = &t->nodes[slot];
-    if (n->parent == parent && n->name_len == len && memcmp(node_name(t, n), name, len) == 0)
-      return n;
+const table_node *table_child(const node_table *t, const table_node *dir, const char *name) {
+  const uint32_t *run = t->by_name + dir->first_child;
+  size_t low = 0, high = dir->child_count;
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    const table_node *n = &t->nodes[run[middle]];
+    int order = strcmp(name, node_name(t, n));
+    if (order == 0) return n;
+    if (order < 0) high = middle;
+    else low = middle + 1;
   }
+  return NULL;
 }
 
 const char *table_data(const node_table *t, const table_node *n) {
@@ -225,7 +223,7 @@ static bool copy_node(napi_env env, const struct table_spec *p, node_table *t, u
   return true;
 }
 
-static bool index_node(napi_env env, node_table *t, uint32_t i) {
+static bool index_ino(napi_env env, node_table *t, uint32_t i) {
   const table_node *n = &t->nodes[i];
   uint64_t slot = mix64(n->ino) & t->mask;
   while (t->by_ino[slot] != EMPTY_SLOT) {
@@ -234,10 +232,43 @@ static bool index_node(napi_env env, node_table *t, uint32_t i) {
     slot = (slot + 1) & t->mask;
   }
   t->by_ino[slot] = i;
-  if (i == 0) return true; /* the root has no name in any directory */
-  slot = name_hash(n->parent, node_name(t, n), n->name_len) & t->mask;
-  while (t->by_name[slot] != EMPTY_SLOT) slot = (slot + 1) & t->mask;
-  t->by_name[slot] = i;
+  return true;
+}
+
+/* qsort has no context argument, so the table being sorted is held here
+ * (the loop thread builds one table at a time). */
+static const node_table *sorting;
+
+static int compare_names(const void *a, const void *b) {
+  const table_node *x = &sorting->nodes[*(const uint32_t *)a];
+  const table_node *y = &sorting->nodes[*(const uint32_t *)b];
+  return strcmp(node_name(sorting, x), node_name(sorting, y));
+}
+
+/* Sorts each directory's run of by_name. Refused: a child whose parent is
+ * another node, and two equal names in one directory. */
+static bool index_names(napi_env env, node_table *t) {
+  for (uint32_t i = 0; i < t->count; i++) t->by_name[i] = i;
+  sorting = t;
+  for (uint32_t i = 0; i < t->count; i++) {
+    const table_node *dir = &t->nodes[i];
+    uint32_t *run = t->by_name + dir->first_child;
+    for (uint32_t k = 0; k < dir->child_count; k++) {
+      if (t->nodes[run[k]].parent != dir->ino) {
+        sorting = NULL;
+        return fail(env, "forage_fuse: a node is not in its parent's run of children");
+      }
+    }
+    if (dir->child_count < 2) continue;
+    qsort(run, dir->child_count, sizeof *run, compare_names);
+    for (uint32_t k = 1; k < dir->child_count; k++) {
+      if (compare_names(&run[k - 1], &run[k]) == 0) {
+        sorting = NULL;
+        return fail(env, "forage_fuse: two nodes of one directory share a name");
+      }
+    }
+  }
+  sorting = NULL;
   return true;
 }
 
@@ -252,13 +283,12 @@ static node_table *table_alloc(uint32_t count, size_t names_size, size_t data_si
   t->names = malloc(names_size);
   t->data = malloc(data_size);
   t->by_ino = malloc(slots * sizeof *t->by_ino);
-  t->by_name = malloc(slots * sizeof *t->by_name);
+  t->by_name = malloc((size_t)count * sizeof *t->by_name);
   if (!t->nodes || !t->names || !t->data || !t->by_ino || !t->by_name) {
     table_free(t);
     return NULL;
   }
   memset(t->by_ino, 0xff, slots * sizeof *t->by_ino);
-  memset(t->by_name, 0xff, slots * sizeof *t->by_name);
   return t;
 }
 
@@ -277,10 +307,14 @@ node_table *table_from_js(napi_env env, napi_value spec) {
   }
   size_t names_used = 0, data_used = 0;
   for (uint32_t i = 0; i < p.count; i++) {
-    if (!copy_node(env, &p, t, i, &names_used, &data_used) || !index_node(env, t, i)) {
+    if (!copy_node(env, &p, t, i, &names_used, &data_used) || !index_ino(env, t, i)) {
       table_free(t);
       return NULL;
     }
+  }
+  if (!index_names(env, t)) {
+    table_free(t);
+    return NULL;
   }
   return t;
 }

@@ -32,7 +32,7 @@ bool table_lookup(forage_session *s, fuse_req_t req, fuse_ino_t parent, const ch
   const node_table *t = s->table;
   const table_node *dir = table_find(t, parent);
   if (!dir || !S_ISDIR(dir->mode)) return false;
-  const table_node *n = table_child(t, parent, name);
+  const table_node *n = table_child(t, dir, name);
   if (!n && (dir->flags & NODE_UNLISTED)) return false;
   struct fuse_entry_param e = { .entry_timeout = t->negative_timeout };
   if (n) {
