@@ -8,7 +8,7 @@ import { packageVersion } from "./package-version.js";
 const USAGE = `usage:
   forage mount [--watch] [-o ro,subtree=<namespace>,bound=<file>] <source>... <mountpoint>
   forage mount --example <mountpoint>
-  forage export [-o subtree=<namespace>,bound=<file>] (<source>... | --example) <directory>
+  forage export [-o ro,subtree=<namespace>,bound=<file>] (<source>... | --example) <directory>
   forage openapi preview <spec> [--json]
 
 -o ro mounts read-only in the kernel: repeated reads never reach the daemon, and there is no

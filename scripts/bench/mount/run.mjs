@@ -380,8 +380,14 @@ async function benchSize(size) {
 async function memoryAndContent(size) {
   const checksum = "find . -type f ! -path ./.afi/search -print0 | LC_ALL=C sort -z | xargs -0 cat | md5sum; find . -type f ! -path ./.afi/search | LC_ALL=C sort | md5sum";
   const reference = (await runTimed(checksum, size.tree)).stdout;
+  // A read-only mount has its own README.md and manifest (no control file): compare it with `forage export -o ro`.
+  const readOnlyTree = `${size.tree}-ro`;
+  await runTimed(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} export -o ro ${JSON.stringify(size.source)} ${JSON.stringify(readOnlyTree)}`, projectRoot);
+  const readOnlyReference = (await runTimed(checksum, readOnlyTree)).stdout;
+  rmSync(readOnlyTree, { recursive: true, force: true });
   const result = {};
   for (const system of systemNames.filter((s) => s !== "tmpfs")) {
+    const expected = system === "forage-ro" ? readOnlyReference : reference;
     const daemon = await startDaemon(system, size);
     try {
       await sleep(200);
@@ -392,8 +398,8 @@ async function memoryAndContent(size) {
       }
       const after = memoryOf(daemon.child.pid);
       const content = (await runTimed(checksum, daemon.root)).stdout;
-      result[system] = { idle, after, sameContent: content === reference };
-      log(`${size.operations} ops, ${system}: RSS idle ${mb(idle.rssKb)} MB, after workloads ${mb(after.rssKb)} MB (peak ${mb(after.hwmKb)} MB); content ${content === reference ? "identical to the export" : "DIFFERS from the export"}`);
+      result[system] = { idle, after, sameContent: content === expected };
+      log(`${size.operations} ops, ${system}: RSS idle ${mb(idle.rssKb)} MB, after workloads ${mb(after.rssKb)} MB (peak ${mb(after.hwmKb)} MB); content ${content === expected ? "identical to the export" : "DIFFERS from the export"}`);
     } finally {
       await stopDaemon(daemon);
     }
