@@ -351,6 +351,16 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => writeFileSync(join(path, "README.md"), "x"))).toBe("EROFS");
   });
 
+  it("answers everything about plain files, directories and symlinks from the node table, without a tree call", async () => {
+    const path = newMountpoint("table");
+    const daemon = await startDaemon(path);
+    // Every stat, listing, lookup (also of a missing name), open, read and readlink the tools make.
+    const script = `find '${path}' -ls > /dev/null; find '${path}' -type f ! -name broken.txt ! -name search -exec cat {} + > /dev/null; readlink '${path}/link'; stat '${path}/b/nope' 2> /dev/null; true`;
+    expect(await tool("sh", ["-c", script])).toBe("b/zeta.d.ts\n");
+    daemon.send("calls tools");
+    expect(await daemon.waitFor("calls tools ")).toBe("calls tools 0");
+  });
+
   it("with readOnly, mounts with the kernel ro flag: reads work and the kernel refuses every write", async () => {
     const path = newMountpoint("read-only");
     await startDaemon(path, { readOnly: true });
