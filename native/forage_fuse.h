@@ -2,9 +2,10 @@
  * forage_fuse: a small N-API binding to libfuse3's low-level API.
  *
  * The addon knows nothing of catalogs. It mounts a session, watches
- * /dev/fuse from Node's own event loop (uv_poll, no extra threads), hands
- * every request to a JS handler together with a request id, and lets JS
- * answer later through the reply* functions. See docs/native.md.
+ * /dev/fuse from Node's own event loop (uv_poll, no extra threads), answers
+ * what it can from the node table JS loaded (a whole read-only tree), hands
+ * every other request to a JS handler together with a request id, and lets
+ * JS answer later through the reply* functions. See docs/native.md.
  */
 #ifndef FORAGE_FUSE_H
 #define FORAGE_FUSE_H

@@ -1,10 +1,12 @@
 /*
  * The low-level operations.
  *
- * Every operation that needs the tree is handed to a JS handler as
- * (requestId, ...args); JS answers through the reply* functions, now or later.
- * The few answers that need no tree (opendir, releasedir, writes to anything
- * but a file) are given here, so they never cost a trip into JS.
+ * A request about a node of the loaded node table is answered from it
+ * (table-replies.c). Every other operation that needs the tree is handed to a
+ * JS handler as (requestId, ...args); JS answers through the reply* functions,
+ * now or later. The few answers that need no tree (opendir, releasedir,
+ * writes to anything but a file) are given here, so they never cost a trip
+ * into JS.
  *
  * These callbacks run inside fuse_session_process_buf, which session.c calls
  * from the uv_poll callback with a handle scope and a callback scope open.
