@@ -8,9 +8,11 @@
  *   unmount(session, force)
  *   setMtime(session, seconds)
  *   loadTable(session, spec): a whole read-only tree to answer without JS
+ *   releaseFreeMemory(): hands the C heap's free pages back to the kernel
  */
 #include "forage_fuse.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,14 @@ static napi_value js_set_mtime(napi_env env, napi_callback_info info) {
   return js_undefined(env);
 }
 
+/* releaseFreeMemory(): glibc keeps freed memory for reuse; after a large
+ * one-off build (the bytes a node table was copied from) that is tens of MB
+ * of RSS the daemon will not need again. */
+static napi_value js_release_free_memory(napi_env env, napi_callback_info info) {
+  (void)info;
+  return js_boolean(env, malloc_trim(0) == 1);
+}
+
 static void export_function(napi_env env, napi_value exports, const char *name, napi_callback fn) {
   napi_value value;
   napi_create_function(env, name, NAPI_AUTO_LENGTH, fn, NULL, &value);
@@ -184,6 +194,7 @@ static napi_value init(napi_env env, napi_value exports) {
   export_function(env, exports, "setMtime", js_set_mtime);
   export_function(env, exports, "invalidate", js_invalidate);
   export_function(env, exports, "loadTable", js_load_table);
+  export_function(env, exports, "releaseFreeMemory", js_release_free_memory);
   export_function(env, exports, "replyErr", js_reply_err);
   export_function(env, exports, "replyEntry", js_reply_entry);
   export_function(env, exports, "replyAttr", js_reply_attr);

@@ -123,7 +123,7 @@ export async function mountTree(tree: VirtualTree, mountpoint: string, options: 
   });
   const mount = mountWithTable(native, filesystem, path, options);
   // Requests wait for the event loop, so this still runs before the first one is served.
-  settleHeap();
+  settleHeap(() => native.releaseFreeMemory());
   return mount;
 }
 

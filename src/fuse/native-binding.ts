@@ -105,6 +105,8 @@ export interface NativeBinding {
    * table is malformed, keeping the old one.
    */
   loadTable(session: NativeSession, table: NodeTableSpec): void;
+  /** Returns the C heap's free pages to the kernel (glibc malloc_trim); true when some were. */
+  releaseFreeMemory(): boolean;
   /**
    * Invalidates kernel caches off the loop thread: attributes and data of
    * `inodes`, and the entries (parents[i], names[i]). `done` gets the count

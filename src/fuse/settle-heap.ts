@@ -1,24 +1,27 @@
 /**
- * A full garbage collection before a mount goes live.
+ * Cleaning up after building a node table, before the mount serves its first request.
  *
- * Building the node table renders every file, and V8 finishes collecting
- * that garbage a little later, on its own schedule: measured at 1,000
- * operations, about 20 ms of marking landed in the first cold `find` after
- * the mount, which then ran 1.4 times slower than the C filesystem instead
- * of 1.09 times. Collecting once, before the kernel can send a request,
- * keeps that work out of every reader's way.
+ * Building the table renders every file, and left alone V8 would collect
+ * that garbage later, on its own schedule. Measured at 1,000 operations,
+ * about 20 ms of marking then landed in the first cold `find`, which ran
+ * 1.4 times slower than the C filesystem instead of 1.09 times. And the
+ * rendered bytes, freed, stay in glibc's heap: at 10,000 operations the
+ * daemon's RSS settled at about 386 MB without this, and 280 MB with it.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 let collect: (() => void) | undefined;
 
-/** Runs a full, synchronous garbage collection. */
-export function settleHeap(): void {
+/** Two full garbage collections, then hands the freed memory back to the kernel. */
+export function settleHeap(releaseFreeMemory: () => void): void {
   if (!collect) {
     // Node has no public call for a collection; exposing V8's gc() is the documented way in.
     setFlagsFromString("--expose-gc");
     collect = runInNewContext("gc") as () => void;
   }
   collect();
+  // The first collection frees ArrayBuffer memory on a background thread; the second waits for that.
+  collect();
+  releaseFreeMemory();
 }
