@@ -197,6 +197,14 @@ describe("/.afi/search control file", () => {
     bad.close();
     expect(errorCode(() => open("sid:3").read(0, 100))).toBe("invalid_path");
     expect(open("sid:3").read(0, 100)).toHaveLength(0);
+    // Truncating without writing (`: > .afi/search`) withdraws a waiting request.
+    const left = open("sid:4");
+    left.write(new TextEncoder().encode('{"query":"detect_language"}'), 0);
+    left.close();
+    const emptied = open("sid:4");
+    emptied.truncate(0);
+    emptied.close();
+    expect(open("sid:4").read(0, 100)).toHaveLength(0);
   });
 
   test("match text is at most 256 characters", () => {

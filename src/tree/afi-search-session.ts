@@ -88,8 +88,10 @@ export class AfiSearchSession implements ControlSession {
   }
 
   close(): void {
+    if (this.caller === undefined || !this.wrote) return;
+    // An empty write (`: > .afi/search`) withdraws the caller's waiting request.
+    if (this.request.length === 0) this.pending.take(this.caller);
     // A writer that read its own answer (one handle for both) leaves nothing for others.
-    const unanswered = this.wrote && this.request.length > 0 && this.answer === undefined && this.failure === undefined;
-    if (unanswered && this.caller !== undefined) this.pending.leave(this.caller, this.request);
+    else if (this.answer === undefined && this.failure === undefined) this.pending.leave(this.caller, this.request);
   }
 }
