@@ -17,6 +17,8 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { NativeBinding, NativeHandlers } from "../src/fuse/native-binding.js";
+import type { NodeTableSpec } from "../src/fuse/node-table.js";
 
 const run = promisify(execFile);
 const root = resolve(fileURLToPath(import.meta.url), "..", "..");
@@ -426,6 +428,59 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     await expect(mountTree(tree, full, { handleSignals: false })).rejects.toThrow(/not empty/);
     await expect(mountTree(tree, mnt, { handleSignals: false })).rejects.toThrow(/already mounted/);
     expect([missing, file, full].some(isMounted)).toBe(false);
+  });
+
+  it("refuses a malformed node table with a TypeError and keeps the one it serves", async () => {
+    const path = newMountpoint("bad-table");
+    const binding = createRequire(import.meta.url)(addon) as NativeBinding;
+    let closed!: () => void;
+    const ended = new Promise<void>((done) => (closed = done));
+    // Mounted in this process, but never read from it: nothing here may block on the mount.
+    const session = binding.mount(path, "fsname=forage,subtype=forage", {}, { onClose: () => closed() } as unknown as NativeHandlers);
+    try {
+      const node = (fields: Partial<Record<string, unknown>> = {}) => ({
+        inos: Float64Array.of(1, 2),
+        parents: Float64Array.of(1, 1),
+        modes: Uint32Array.of(0o040555, 0o100444),
+        flags: Uint32Array.of(0, 0),
+        firstChild: Uint32Array.of(1, 2),
+        childCount: Uint32Array.of(1, 0),
+        names: ["", "a.txt"],
+        contents: [undefined, new TextEncoder().encode("a\n")],
+        entryTimeout: 1,
+        attrTimeout: 1,
+        negativeTimeout: 1,
+        ...fields,
+      });
+      const load = (fields: Partial<Record<string, unknown>>) => () => binding.loadTable(session, node(fields) as unknown as NodeTableSpec);
+      expect(load({})).not.toThrow();
+      expect(load({ modes: Uint32Array.of(0o040555) })).toThrow(TypeError); // wrong length
+      expect(load({ inos: Float64Array.of(1, 1) })).toThrow(/share an inode number/);
+      expect(load({ inos: Float64Array.of(1, 0.5) })).toThrow(/positive integers/);
+      expect(load({ childCount: Uint32Array.of(5, 0) })).toThrow(/children must follow/);
+      expect(load({ parents: Float64Array.of(1, 7) })).toThrow(/not in its parent's run/);
+      expect(load({ names: ["", "x".repeat(256)] })).toThrow(/longer than 255 bytes/);
+      expect(load({ contents: [undefined, "not bytes"] })).toThrow(/Uint8Arrays/);
+      expect(load({ modes: Uint32Array.of(0o100444, 0o100444) })).toThrow(/root directory/);
+      expect(load({ modes: Uint32Array.of(0o040555, 0o020666) })).toThrow(/directory, a regular file or a symlink/);
+      const twins = {
+        inos: Float64Array.of(1, 2, 3),
+        parents: Float64Array.of(1, 1, 1),
+        modes: Uint32Array.of(0o040555, 0o100444, 0o100444),
+        flags: Uint32Array.of(0, 0, 0),
+        firstChild: Uint32Array.of(1, 3, 3),
+        childCount: Uint32Array.of(2, 0, 0),
+        names: ["", "a", "a"],
+        contents: [undefined, undefined, undefined],
+      };
+      expect(load(twins)).toThrow(/share a name/);
+      expect(load({ ...twins, names: ["", "a", "b"] })).not.toThrow();
+    } finally {
+      binding.unmount(session, false);
+      await ended;
+    }
+    // The good table was served until the unmount, and nothing stays mounted.
+    expect(isMounted(path)).toBe(false);
   });
 
   it("exports the libfuse constants the adapter relies on", () => {
