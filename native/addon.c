@@ -12,11 +12,13 @@
  */
 #include "forage_fuse.h"
 
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static bool named_number(napi_env env, napi_value obj, const char *key, double *out) {
   napi_value v;
@@ -152,7 +154,11 @@ static napi_value js_set_mtime(napi_env env, napi_callback_info info) {
  * of RSS the daemon will not need again. */
 static napi_value js_release_free_memory(napi_env env, napi_callback_info info) {
   (void)info;
+#ifdef __GLIBC__
   return js_boolean(env, malloc_trim(0) == 1);
+#else
+  return js_boolean(env, false); /* other C libraries: nothing to ask */
+#endif
 }
 
 static void export_function(napi_env env, napi_value exports, const char *name, napi_callback fn) {

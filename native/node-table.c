@@ -15,6 +15,7 @@
  * just touched, which matters: `find` and `stat` go directory by directory.
  * The table is immutable once built; loading another one replaces it whole.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "forage_fuse.h"
 
 #include <stdlib.h>
@@ -75,23 +76,36 @@ void table_free(node_table *t) {
 
 /* ---- Building from JS ---------------------------------------------------- */
 
-/* The typed arrays of a table spec (see loadTable in addon.c). */
-struct table_spec {
-  uint32_t count;
-  const double *inos, *parents;
-  const uint32_t *modes, *flags, *first_child, *child_count;
-  napi_value names;    /* string[] */
-  napi_value contents; /* (Uint8Array | undefined)[]: file bytes or symlink target */
-};
+/* Names up to FUSE's own limit (FUSE_NAME_MAX); the JS handlers took the same. */
+#define MAX_NAME_BYTES 1024
 
 static bool fail(napi_env env, const char *message) {
   napi_throw_type_error(env, NULL, message);
   return false;
 }
 
-/* The data pointer of spec[key] when it is a typed array of `type` with `count` elements. */
+/* A byte blob that grows as it is filled. */
+struct blob {
+  char *bytes;
+  size_t used, size;
+};
+
+static bool blob_reserve(struct blob *b, size_t more) {
+  if (b->size - b->used > more) return true;
+  size_t size = b->size ? b->size : 4096;
+  while (size - b->used <= more) size *= 2;
+  char *bigger = realloc(b->bytes, size);
+  if (!bigger) return false;
+  b->bytes = bigger;
+  b->size = size;
+  return true;
+}
+
+/* spec[key] when it is a typed array of `type` with `count` elements (count 0: any length,
+ * returned in *count). Its data must be copied before the next call that may run JS: a
+ * getter elsewhere in the spec could detach the buffer. */
 static bool typed_field(napi_env env, napi_value spec, const char *key, napi_typedarray_type type,
-                        uint32_t count, const void **out) {
+                        size_t *count, const void **out) {
   napi_value v;
   bool is_typed = false;
   napi_typedarray_type actual;
@@ -101,8 +115,9 @@ static bool typed_field(napi_env env, napi_value spec, const char *key, napi_typ
   napi_is_typedarray(env, v, &is_typed);
   if (!is_typed) return fail(env, "forage_fuse: a node table field is not a typed array");
   napi_get_typedarray_info(env, v, &actual, &length, &data, NULL, NULL);
-  if (actual != type || length != count)
+  if (actual != type || (*count != 0 && length != *count))
     return fail(env, "forage_fuse: a node table field has the wrong type or length");
+  *count = length;
   *out = data;
   return true;
 }
@@ -119,107 +134,103 @@ static bool array_field(napi_env env, napi_value spec, const char *key, uint32_t
   return true;
 }
 
-static bool read_spec(napi_env env, napi_value spec, struct table_spec *p) {
-  napi_value inos;
-  bool is_typed = false;
-  size_t length = 0;
-  if (napi_get_named_property(env, spec, "inos", &inos) != napi_ok) return false;
-  napi_is_typedarray(env, inos, &is_typed);
-  if (is_typed) napi_get_typedarray_info(env, inos, NULL, &length, NULL, NULL, NULL);
-  if (length == 0 || length >= EMPTY_SLOT / 4)
-    return fail(env, "forage_fuse: a node table needs between 1 and 2^30 nodes");
-  p->count = (uint32_t)length;
-  return typed_field(env, spec, "inos", napi_float64_array, p->count, (const void **)&p->inos) &&
-         typed_field(env, spec, "parents", napi_float64_array, p->count, (const void **)&p->parents) &&
-         typed_field(env, spec, "modes", napi_uint32_array, p->count, (const void **)&p->modes) &&
-         typed_field(env, spec, "flags", napi_uint32_array, p->count, (const void **)&p->flags) &&
-         typed_field(env, spec, "firstChild", napi_uint32_array, p->count,
-                     (const void **)&p->first_child) &&
-         typed_field(env, spec, "childCount", napi_uint32_array, p->count,
-                     (const void **)&p->child_count) &&
-         array_field(env, spec, "names", p->count, &p->names) &&
-         array_field(env, spec, "contents", p->count, &p->contents);
-}
-
-/* Bytes of contents[i], or length 0 when it is undefined. */
-static bool content_at(napi_env env, const struct table_spec *p, uint32_t i, const char **data,
-                       size_t *length) {
-  napi_value v;
-  napi_valuetype type;
-  *data = NULL;
-  *length = 0;
-  if (napi_get_element(env, p->contents, i, &v) != napi_ok) return false;
-  napi_typeof(env, v, &type);
-  if (type == napi_undefined) return true;
-  bool is_typed = false;
-  napi_typedarray_type actual;
-  napi_is_typedarray(env, v, &is_typed);
-  if (is_typed) napi_get_typedarray_info(env, v, &actual, length, (void **)data, NULL, NULL);
-  if (!is_typed || actual != napi_uint8_array)
-    return fail(env, "forage_fuse: node contents must be Uint8Arrays or undefined");
-  return true;
-}
-
-/* Sizes both blobs, so each is one allocation. */
-static bool measure(napi_env env, const struct table_spec *p, size_t *names_size,
-                    size_t *data_size) {
-  *names_size = 0;
-  *data_size = 0;
-  for (uint32_t i = 0; i < p->count; i++) {
-    napi_value v;
-    size_t len;
-    const char *bytes;
-    size_t bytes_len;
-    if (napi_get_element(env, p->names, i, &v) != napi_ok ||
-        napi_get_value_string_utf8(env, v, NULL, 0, &len) != napi_ok)
-      return fail(env, "forage_fuse: node names must be strings");
-    if (len > 255) return fail(env, "forage_fuse: a node name is longer than 255 bytes");
-    if (!content_at(env, p, i, &bytes, &bytes_len)) return false;
-    *names_size += len + 1;
-    *data_size += bytes_len + 1; /* + NUL, so a symlink target is a C string */
-  }
-  return true;
-}
-
 static bool is_integer(double d) {
   return d >= 0 && d <= 9007199254740991.0 && d == (double)(uint64_t)d;
 }
 
-/* Copies node i; checks what the request paths rely on. */
-static bool copy_node(napi_env env, const struct table_spec *p, node_table *t, uint32_t i,
-                      size_t *names_used, size_t *data_used) {
-  table_node *n = &t->nodes[i];
-  if (!is_integer(p->inos[i]) || p->inos[i] == 0 || !is_integer(p->parents[i]))
-    return fail(env, "forage_fuse: node inode numbers must be positive integers");
-  uint32_t mode = p->modes[i];
-  if (!S_ISDIR(mode) && !S_ISREG(mode) && !S_ISLNK(mode))
-    return fail(env, "forage_fuse: a node must be a directory, a regular file or a symlink");
-  uint64_t end = (uint64_t)p->first_child[i] + p->child_count[i];
-  if (p->child_count[i] > 0 && (!S_ISDIR(mode) || p->first_child[i] <= i || end > p->count))
-    return fail(env, "forage_fuse: a node's children must follow it in the table");
+/* Copies inos and parents (whole numbers; inos positive). */
+static bool copy_numbers(napi_env env, napi_value spec, node_table *t) {
+  size_t count = t->count;
+  const double *inos, *parents;
+  if (!typed_field(env, spec, "inos", napi_float64_array, &count, (const void **)&inos)) return false;
+  for (uint32_t i = 0; i < t->count; i++) {
+    if (!is_integer(inos[i]) || inos[i] == 0)
+      return fail(env, "forage_fuse: node inode numbers must be positive integers");
+    t->nodes[i].ino = (uint64_t)inos[i];
+  }
+  if (!typed_field(env, spec, "parents", napi_float64_array, &count, (const void **)&parents))
+    return false;
+  for (uint32_t i = 0; i < t->count; i++) {
+    if (!is_integer(parents[i])) return fail(env, "forage_fuse: parent inode numbers must be integers");
+    t->nodes[i].parent = (uint64_t)parents[i];
+  }
+  return true;
+}
+
+/* Copies modes, flags, firstChild and childCount. */
+static bool copy_fields(napi_env env, napi_value spec, node_table *t) {
+  static const char *const keys[] = { "modes", "flags", "firstChild", "childCount" };
+  for (int k = 0; k < 4; k++) {
+    size_t count = t->count;
+    const uint32_t *values;
+    if (!typed_field(env, spec, keys[k], napi_uint32_array, &count, (const void **)&values))
+      return false;
+    for (uint32_t i = 0; i < t->count; i++) {
+      table_node *n = &t->nodes[i];
+      uint32_t *field[] = { &n->mode, &n->flags, &n->first_child, &n->child_count };
+      *field[k] = values[i];
+    }
+  }
+  return true;
+}
+
+/* Appends names[i] to the names blob, NUL-terminated. */
+static bool copy_name(napi_env env, napi_value names, node_table *t, struct blob *b, uint32_t i) {
   napi_value v;
-  size_t len;
-  napi_get_element(env, p->names, i, &v);
-  napi_get_value_string_utf8(env, v, t->names + *names_used, 256, &len);
-  const char *bytes;
-  size_t bytes_len;
-  if (!content_at(env, p, i, &bytes, &bytes_len)) return false;
-  memcpy(t->data + *data_used, bytes ? bytes : "", bytes_len);
-  t->data[*data_used + bytes_len] = '\0';
-  *n = (table_node){
-    .ino = (uint64_t)p->inos[i],
-    .parent = (uint64_t)p->parents[i],
-    .size = S_ISDIR(mode) ? 0 : bytes_len,
-    .data = *data_used,
-    .name = (uint32_t)*names_used,
-    .name_len = (uint32_t)len,
-    .mode = mode,
-    .flags = p->flags[i],
-    .first_child = p->first_child[i],
-    .child_count = p->child_count[i],
-  };
-  *names_used += len + 1;
-  *data_used += bytes_len + 1;
+  size_t len = 0;
+  if (napi_get_element(env, names, i, &v) != napi_ok ||
+      napi_get_value_string_utf8(env, v, NULL, 0, &len) != napi_ok)
+    return fail(env, "forage_fuse: node names must be strings");
+  if (len > MAX_NAME_BYTES) return fail(env, "forage_fuse: a node name is longer than 1024 bytes");
+  if (b->used + len + 1 > UINT32_MAX) return fail(env, "forage_fuse: node names exceed 4 GiB");
+  if (!blob_reserve(b, len + 1)) return false;
+  size_t copied = 0;
+  napi_get_value_string_utf8(env, v, b->bytes + b->used, len + 1, &copied);
+  t->nodes[i].name = (uint32_t)b->used;
+  t->nodes[i].name_len = (uint32_t)copied;
+  b->used += copied + 1;
+  return true;
+}
+
+/* Appends contents[i] (a Uint8Array, or nothing when undefined) to the data blob, NUL-terminated
+ * so that a symlink target is a C string. */
+static bool copy_content(napi_env env, napi_value contents, node_table *t, struct blob *b,
+                         uint32_t i) {
+  napi_value v;
+  napi_valuetype type;
+  const char *bytes = NULL;
+  size_t len = 0;
+  if (napi_get_element(env, contents, i, &v) != napi_ok) return false;
+  napi_typeof(env, v, &type);
+  if (type != napi_undefined) {
+    bool is_typed = false;
+    napi_typedarray_type actual;
+    napi_is_typedarray(env, v, &is_typed);
+    if (is_typed) napi_get_typedarray_info(env, v, &actual, &len, (void **)&bytes, NULL, NULL);
+    if (!is_typed || actual != napi_uint8_array)
+      return fail(env, "forage_fuse: node contents must be Uint8Arrays or undefined");
+  }
+  if (!blob_reserve(b, len + 1)) return false;
+  if (len > 0) memcpy(b->bytes + b->used, bytes, len);
+  b->bytes[b->used + len] = '\0';
+  t->nodes[i].data = b->used;
+  t->nodes[i].size = len;
+  b->used += len + 1;
+  return true;
+}
+
+/* Checks what the request paths rely on, once everything is copied. */
+static bool check_nodes(napi_env env, node_table *t) {
+  if (!S_ISDIR(t->nodes[0].mode)) return fail(env, "forage_fuse: node 0 of a table must be its root directory");
+  for (uint32_t i = 0; i < t->count; i++) {
+    table_node *n = &t->nodes[i];
+    if (!S_ISDIR(n->mode) && !S_ISREG(n->mode) && !S_ISLNK(n->mode))
+      return fail(env, "forage_fuse: a node must be a directory, a regular file or a symlink");
+    uint64_t end = (uint64_t)n->first_child + n->child_count;
+    if (n->child_count > 0 && (!S_ISDIR(n->mode) || n->first_child <= i || end > t->count))
+      return fail(env, "forage_fuse: a node's children must follow it in the table");
+    if (S_ISDIR(n->mode)) n->size = 0;
+  }
   return true;
 }
 
@@ -235,44 +246,35 @@ static bool index_ino(napi_env env, node_table *t, uint32_t i) {
   return true;
 }
 
-/* qsort has no context argument, so the table being sorted is held here
- * (the loop thread builds one table at a time). */
-static const node_table *sorting;
-
-static int compare_names(const void *a, const void *b) {
-  const table_node *x = &sorting->nodes[*(const uint32_t *)a];
-  const table_node *y = &sorting->nodes[*(const uint32_t *)b];
-  return strcmp(node_name(sorting, x), node_name(sorting, y));
+static int compare_names(const void *a, const void *b, void *table) {
+  const node_table *t = table;
+  const table_node *x = &t->nodes[*(const uint32_t *)a];
+  const table_node *y = &t->nodes[*(const uint32_t *)b];
+  return strcmp(node_name(t, x), node_name(t, y));
 }
 
 /* Sorts each directory's run of by_name. Refused: a child whose parent is
  * another node, and two equal names in one directory. */
 static bool index_names(napi_env env, node_table *t) {
   for (uint32_t i = 0; i < t->count; i++) t->by_name[i] = i;
-  sorting = t;
   for (uint32_t i = 0; i < t->count; i++) {
     const table_node *dir = &t->nodes[i];
     uint32_t *run = t->by_name + dir->first_child;
     for (uint32_t k = 0; k < dir->child_count; k++) {
-      if (t->nodes[run[k]].parent != dir->ino) {
-        sorting = NULL;
+      if (t->nodes[run[k]].parent != dir->ino)
         return fail(env, "forage_fuse: a node is not in its parent's run of children");
-      }
     }
     if (dir->child_count < 2) continue;
-    qsort(run, dir->child_count, sizeof *run, compare_names);
+    qsort_r(run, dir->child_count, sizeof *run, compare_names, t);
     for (uint32_t k = 1; k < dir->child_count; k++) {
-      if (compare_names(&run[k - 1], &run[k]) == 0) {
-        sorting = NULL;
+      if (compare_names(&run[k - 1], &run[k], t) == 0)
         return fail(env, "forage_fuse: two nodes of one directory share a name");
-      }
     }
   }
-  sorting = NULL;
   return true;
 }
 
-static node_table *table_alloc(uint32_t count, size_t names_size, size_t data_size) {
+static node_table *table_alloc(uint32_t count) {
   node_table *t = calloc(1, sizeof *t);
   if (!t) return NULL;
   size_t slots = 16;
@@ -280,11 +282,9 @@ static node_table *table_alloc(uint32_t count, size_t names_size, size_t data_si
   t->count = count;
   t->mask = slots - 1;
   t->nodes = calloc(count, sizeof *t->nodes);
-  t->names = malloc(names_size);
-  t->data = malloc(data_size);
   t->by_ino = malloc(slots * sizeof *t->by_ino);
   t->by_name = malloc((size_t)count * sizeof *t->by_name);
-  if (!t->nodes || !t->names || !t->data || !t->by_ino || !t->by_name) {
+  if (!t->nodes || !t->by_ino || !t->by_name) {
     table_free(t);
     return NULL;
   }
@@ -292,27 +292,42 @@ static node_table *table_alloc(uint32_t count, size_t names_size, size_t data_si
   return t;
 }
 
+/* Copies names and contents, each element read once (a getter cannot make a second read
+ * disagree with the first). */
+static bool copy_strings(napi_env env, napi_value spec, node_table *t) {
+  napi_value names, contents;
+  struct blob name_blob = { 0 }, data_blob = { 0 };
+  bool ok = array_field(env, spec, "names", t->count, &names) &&
+            array_field(env, spec, "contents", t->count, &contents);
+  for (uint32_t i = 0; ok && i < t->count; i++)
+    ok = copy_name(env, names, t, &name_blob, i) && copy_content(env, contents, t, &data_blob, i);
+  t->names = name_blob.bytes;
+  t->data = data_blob.bytes;
+  if (ok && (!t->names || !t->data)) ok = false; /* an allocation failed */
+  return ok;
+}
+
 node_table *table_from_js(napi_env env, napi_value spec) {
-  struct table_spec p;
-  size_t names_size, data_size;
-  if (!read_spec(env, spec, &p) || !measure(env, &p, &names_size, &data_size)) return NULL;
-  if (!S_ISDIR(p.modes[0])) {
-    fail(env, "forage_fuse: node 0 of a table must be its root directory");
+  size_t count = 0;
+  const void *ignored;
+  if (!typed_field(env, spec, "inos", napi_float64_array, &count, &ignored)) return NULL;
+  if (count == 0 || count >= EMPTY_SLOT / 4) {
+    fail(env, "forage_fuse: a node table needs between 1 and 2^30 nodes");
     return NULL;
   }
-  node_table *t = table_alloc(p.count, names_size, data_size);
+  node_table *t = table_alloc((uint32_t)count);
   if (!t) {
     napi_throw_error(env, NULL, "forage_fuse: out of memory for the node table");
     return NULL;
   }
-  size_t names_used = 0, data_used = 0;
-  for (uint32_t i = 0; i < p.count; i++) {
-    if (!copy_node(env, &p, t, i, &names_used, &data_used) || !index_ino(env, t, i)) {
-      table_free(t);
-      return NULL;
-    }
-  }
-  if (!index_names(env, t)) {
+  bool ok = copy_numbers(env, spec, t) && copy_fields(env, spec, t) &&
+            copy_strings(env, spec, t) && check_nodes(env, t);
+  for (uint32_t i = 0; ok && i < t->count; i++) ok = index_ino(env, t, i);
+  if (ok) ok = index_names(env, t);
+  if (!ok) {
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (!pending) napi_throw_error(env, NULL, "forage_fuse: out of memory for the node table");
     table_free(t);
     return NULL;
   }

@@ -298,6 +298,21 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => statSync(join(path, "broken.txt")))).toBe("ENOENT");
   });
 
+  it("a swap whose table the addon refuses changes nothing: the old revision goes on", async () => {
+    const path = newMountpoint("swap-refused");
+    const daemon = await startDaemon(path);
+    expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 1\n");
+    daemon.send("swap-refused");
+    expect(await daemon.waitFor("swap refused")).toMatch(/longer than 1024 bytes/);
+    expect(await tool("cat", [join(path, "README.md"), join(path, "b", "alpha.d.ts")])).toBe("hello from revision 1\nexport declare const alpha: 1;\n");
+    expect((await tool("ls", ["-f", join(path, "b")])).split("\n").filter(Boolean)).toEqual([".", "..", "zeta.d.ts", "alpha.d.ts", "mid"]);
+    // And a good swap after it still works whole.
+    daemon.send("swap");
+    await daemon.waitFor("swapped");
+    expect(await tool("cat", [join(path, "b", "new.d.ts")])).toBe("export declare const fresh: 2;\n");
+    expect(errorCode(() => statSync(join(path, "b", "alpha.d.ts")))).toBe("ENOENT");
+  });
+
   it("swaps while readers are busy, without errors or a stuck invalidation", async () => {
     const path = newMountpoint("swap-load");
     const daemon = await startDaemon(path);
@@ -459,7 +474,9 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
       expect(load({ inos: Float64Array.of(1, 0.5) })).toThrow(/positive integers/);
       expect(load({ childCount: Uint32Array.of(5, 0) })).toThrow(/children must follow/);
       expect(load({ parents: Float64Array.of(1, 7) })).toThrow(/not in its parent's run/);
-      expect(load({ names: ["", "x".repeat(256)] })).toThrow(/longer than 255 bytes/);
+      expect(load({ names: ["", "x".repeat(300)] })).not.toThrow(); // FUSE takes names up to 1024 bytes
+      expect(load({ names: ["", "x".repeat(1025)] })).toThrow(/longer than 1024 bytes/);
+      expect(load({ names: ["", 42] })).toThrow(/must be strings/);
       expect(load({ contents: [undefined, "not bytes"] })).toThrow(/Uint8Arrays/);
       expect(load({ modes: Uint32Array.of(0o100444, 0o100444) })).toThrow(/root directory/);
       expect(load({ modes: Uint32Array.of(0o040555, 0o020666) })).toThrow(/directory, a regular file or a symlink/);

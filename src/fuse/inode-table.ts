@@ -60,11 +60,22 @@ export class InodeTable {
    * change type.
    */
   resolve(parent: InodeNode, name: string, kind: TreeNodeKind): InodeNode {
+    return this.place(parent, name, kind, this.numberFor(childPath(parent.path, name), kind));
+  }
+
+  /** The number `resolve` would give: the live node's when its kind matches, else a fresh one (never reused). */
+  numberFor(path: string, kind: TreeNodeKind): number {
+    const known = this.#byPath.get(path);
+    return known && known.kind === kind ? known.ino : this.#nextIno++;
+  }
+
+  /** The node for `name` in `parent` with number `ino` (from numberFor), created when new. */
+  place(parent: InodeNode, name: string, kind: TreeNodeKind, ino: number): InodeNode {
     const path = childPath(parent.path, name);
     const known = this.#byPath.get(path);
-    if (known && known.kind === kind) return known;
+    if (known && known.ino === ino) return known;
     if (known) this.detach(known);
-    const node: InodeNode = { ino: this.#nextIno++, path, parent: parent.ino, name, kind, nlookup: 0, stale: false, pinned: false };
+    const node: InodeNode = { ino, path, parent: parent.ino, name, kind, nlookup: 0, stale: false, pinned: false };
     this.#byIno.set(node.ino, node);
     this.#byPath.set(path, node);
     return node;

@@ -12,9 +12,8 @@ import { resolve } from "node:path";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { prepareMountpoint } from "./mountpoint.js";
 import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
-import type { NodeTableSpec } from "./node-table.js";
 import { settleHeap } from "./settle-heap.js";
-import { TreeFilesystem } from "./tree-filesystem.js";
+import { TreeFilesystem, type PreparedTree } from "./tree-filesystem.js";
 
 /** One day: a revision never changes, and swap invalidates explicitly. */
 const LONG_TIMEOUT = 86_400;
@@ -121,7 +120,7 @@ export async function mountTree(tree: VirtualTree, mountpoint: string, options: 
     controlFiles: !(options.noOpen ?? options.readOnly),
     onError: options.onError ?? defaultOnError,
   });
-  const mount = mountWithTable(native, filesystem, path, options);
+  const mount = mountWithTable(native, filesystem, tree, path, options);
   // Requests wait for the event loop, so this still runs before the first one is served.
   settleHeap(() => native.releaseFreeMemory());
   return mount;
@@ -132,8 +131,8 @@ export async function mountTree(tree: VirtualTree, mountpoint: string, options: 
  * nothing mounted). A function of its own so that no frame still holds the
  * table's bytes when settleHeap runs.
  */
-function mountWithTable(native: NativeBinding, filesystem: TreeFilesystem, path: string, options: MountOptions): Mount {
-  return new Mount(native, filesystem, filesystem.nodeTable(), path, options);
+function mountWithTable(native: NativeBinding, filesystem: TreeFilesystem, tree: VirtualTree, path: string, options: MountOptions): Mount {
+  return new Mount(native, filesystem, filesystem.prepare(tree), path, options);
 }
 
 class Mount implements MountHandle {
@@ -146,7 +145,7 @@ class Mount implements MountHandle {
   readonly #onSignal = (signal: NodeJS.Signals): void => this.#unmountAndDie(signal);
   #open = true;
 
-  constructor(native: NativeBinding, filesystem: TreeFilesystem, table: NodeTableSpec, mountpoint: string, options: MountOptions) {
+  constructor(native: NativeBinding, filesystem: TreeFilesystem, prepared: PreparedTree, mountpoint: string, options: MountOptions) {
     this.#native = native;
     this.#filesystem = filesystem;
     this.mountpoint = mountpoint;
@@ -175,7 +174,8 @@ class Mount implements MountHandle {
       },
     );
     try {
-      native.loadTable(this.#session, table);
+      native.loadTable(this.#session, prepared.table);
+      prepared.commit(); // nothing is cached yet: no invalidation to send
     } catch (error) {
       native.unmount(this.#session, true);
       throw error;
@@ -190,9 +190,10 @@ class Mount implements MountHandle {
 
   async swap(tree: VirtualTree): Promise<void> {
     if (!this.#open) throw new Error(`forage mount at ${this.mountpoint} is closed`);
-    const { table, invalidation } = this.#filesystem.swap(tree);
-    this.#native.loadTable(this.#session, table);
-    const { inodes, parents, names } = invalidation;
+    // A tree that fails to render, or a table the addon refuses, throws here and changes nothing.
+    const prepared = this.#filesystem.prepare(tree);
+    this.#native.loadTable(this.#session, prepared.table);
+    const { inodes, parents, names } = prepared.commit();
     this.#native.setMtime(this.#session, Date.now() / 1000);
     await new Promise<void>((done) => this.#native.invalidate(this.#session, inodes, parents, names, () => done()));
   }

@@ -39,18 +39,19 @@ export interface NodeTableSettings {
   readonly negativeTimeout: number;
 }
 
-/** A built table and the inode nodes it pinned, in table order. */
+/** A built table, and the step that gives its nodes their inodes in the inode table and pins them. */
 export interface BuiltNodeTable {
   readonly spec: NodeTableSpec;
-  readonly nodes: readonly InodeNode[];
+  /** Returns the pinned nodes, in table order. Call it once the addon took the table. */
+  readonly commit: () => readonly InodeNode[];
 }
 
 const encoder = new TextEncoder();
 
 /**
- * Walks `tree` breadth first, then gives every node its inode (reused by
- * path and kind) and pins it. Everything that can throw (listing, rendering)
- * happens before the inode table is touched.
+ * Walks `tree` breadth first and numbers its nodes (a path that keeps its kind keeps its
+ * number) without touching the inode table: until `commit`, a table the addon refuses, or a
+ * tree that fails to render, changes nothing.
  */
 export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: NodeTableSettings): BuiltNodeTable {
   const paths = ["/"];
@@ -73,15 +74,10 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
   }
   const contents = paths.map((path, i) => contentOf(tree, path, infos[i]!));
   const forward = (info: TreeNodeInfo, i: number): boolean => info.writable === true || contents[i] === UNRENDERED;
-  const nodes: InodeNode[] = [inodes.get(ROOT_INO)!];
-  for (let i = 1; i < paths.length; i++) {
-    const node = inodes.resolve(nodes[parentIndex[i]!]!, names[i]!, infos[i]!.kind);
-    node.pinned = true;
-    nodes.push(node);
-  }
+  const inos = paths.map((path, i) => (i === 0 ? ROOT_INO : inodes.numberFor(path, infos[i]!.kind)));
   const spec: NodeTableSpec = {
-    inos: Float64Array.from(nodes, (node) => node.ino),
-    parents: Float64Array.from(nodes, (node) => node.parent),
+    inos: Float64Array.from(inos),
+    parents: Float64Array.from(parentIndex, (parent) => inos[parent]!),
     modes: Uint32Array.from(infos, settings.modeOf),
     flags: Uint32Array.from(infos, (info, i) => (forward(info, i) ? settings.forwardFlag : 0) | (info.unlisted ? settings.unlistedFlag : 0)),
     firstChild: Uint32Array.from(firstChild),
@@ -92,7 +88,16 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
     attrTimeout: settings.attrTimeout,
     negativeTimeout: settings.negativeTimeout,
   };
-  return { spec, nodes };
+  const commit = (): InodeNode[] => {
+    const nodes: InodeNode[] = [inodes.get(ROOT_INO)!];
+    for (let i = 1; i < paths.length; i++) {
+      const node = inodes.place(nodes[parentIndex[i]!]!, names[i]!, infos[i]!.kind, inos[i]!);
+      node.pinned = true;
+      nodes.push(node);
+    }
+    return nodes;
+  };
+  return { spec, commit };
 }
 
 /** A file whose bytes failed to render: the handlers serve it, so its reads fail alone (EIO), as before the table. */

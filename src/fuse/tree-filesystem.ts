@@ -2,7 +2,7 @@
  * Serves a VirtualTree through the native FUSE binding: the request
  * handlers of one mount.
  *
- * - `nodeTable()` flattens the whole tree for the addon, which then answers
+ * - `prepare()` flattens the whole tree for the addon, which then answers
  *   every request about it without JS (node-table.ts). The handlers below
  *   serve what the table leaves out: control files, the names an unlisted
  *   directory (/.search) makes on lookup, and inodes a swap removed.
@@ -15,7 +15,7 @@
  * - The control file (`writable`) gets a ControlSession per open file handle.
  * - TreeErrors map to errno (errno.ts); anything unexpected is EIO and is
  *   reported through onError.
- * - `swap` replaces the tree at once and returns what the kernel must forget.
+ * - `prepare(tree).commit()` replaces the tree at once and returns what the kernel must forget.
  */
 import { constants as fsConstants } from "node:fs";
 import { TreeError, type ControlSession, type TreeNodeInfo, type TreeNodeKind, type VirtualTree } from "../tree/virtual-tree.js";
@@ -61,10 +61,10 @@ export interface Invalidation {
   readonly names: string[];
 }
 
-/** A swapped-in tree: the table to load, then the caches to invalidate. */
-export interface Swap {
+/** A tree ready to be served: load `table` into the addon, then `commit`. */
+export interface PreparedTree {
   readonly table: NodeTableSpec;
-  readonly invalidation: Invalidation;
+  readonly commit: () => Invalidation;
 }
 
 interface Listing {
@@ -146,15 +146,21 @@ export class TreeFilesystem {
     };
   }
 
-  /** The current tree as the addon's node table (build it before mounting: it renders every file). */
-  nodeTable(): NodeTableSpec {
-    return this.#build(this.#tree);
-  }
-
-  /** Builds `tree`'s table and makes its nodes the pinned ones; throws, changing nothing, when the tree fails to render. */
-  #build(tree: VirtualTree): NodeTableSpec {
+  /**
+   * The node table of `tree` (it renders every file), and the step that makes `tree` the one
+   * served. Nothing changes before `commit`, so a tree that fails to render or a table the addon
+   * refuses leaves the current revision in place. Load the table into the addon, then commit,
+   * in one synchronous step: no request may be served in between.
+   *
+   * `commit` returns the kernel caches to invalidate: attributes and data of every inode the
+   * kernel may hold, and the entries whose name no longer leads to the same inode (removed,
+   * changed kind, new, or cached as missing). Files opened through JS keep the bytes they
+   * opened; files opened by the addon (fh 0) read the new revision once their cached pages are
+   * invalidated, so a reader in the middle of one may see the new bytes from there on.
+   */
+  prepare(tree: VirtualTree): PreparedTree {
     const c = this.#native.constants;
-    const { spec, nodes } = buildNodeTable(tree, this.#table, {
+    const built = buildNodeTable(tree, this.#table, {
       modeOf: (info) => this.#mode(info),
       forwardFlag: c.NODE_FORWARD,
       unlistedFlag: c.NODE_UNLISTED,
@@ -162,30 +168,19 @@ export class TreeFilesystem {
       attrTimeout: this.#options.attrTimeout,
       negativeTimeout: this.#options.negativeTimeout,
     });
-    this.#pinned = new Map(nodes.map((node) => [node.path, node]));
-    return spec;
+    return { table: built.spec, commit: () => this.#commit(tree, built.commit()) };
   }
 
-  /**
-   * Replaces the tree. From this call on every request sees `tree` only.
-   * Files opened through JS keep the bytes they opened; plain files (opened
-   * by the addon, fh 0) read the new revision once their cached pages are
-   * invalidated, so a reader in the middle of one may see the new bytes
-   * from there on. Returns the new node table, to
-   * load at once, and the kernel caches to invalidate: attributes and data of
-   * every inode the kernel may hold, and the entries whose name no longer
-   * leads to the same inode (removed, changed kind, new, or cached as missing).
-   */
-  swap(tree: VirtualTree): Swap {
+  #commit(tree: VirtualTree, pinned: readonly InodeNode[]): Invalidation {
     const before = this.#pinned;
-    const table = this.#build(tree);
+    this.#pinned = new Map(pinned.map((node) => [node.path, node]));
     this.#tree = tree;
     this.#listings.clear();
     this.#contents.clear();
     this.#reading.clear();
     const invalidation = this.#swapUnpinned(tree);
     this.#diffPinned(before, this.#pinned, invalidation);
-    return { table, invalidation };
+    return invalidation;
   }
 
   /** Table nodes the kernel may hold are all invalidated; names that appeared or went away lose their entries. */
