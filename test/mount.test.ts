@@ -214,7 +214,8 @@ describe.skipIf(skip !== undefined)("mount options", () => {
   test("-o ro mounts read-only in the kernel: AFI profile 1, no control file, everything else as before", async () => {
     const mnt = freshMountpoint("ro");
     try {
-      await startDaemon(["--example", "-o", "ro"], mnt);
+      const daemon = await startDaemon(["--example", "-o", "ro"], mnt);
+      expect(daemon.output()).toContain("(read-only, without the /.afi/search control file;");
       const line = readFileSync("/proc/self/mountinfo", "utf8").split("\n").find((l) => l.split(" ")[4] === mnt);
       expect(line!.split(" ")[5]!.split(",")).toContain("ro");
       // Nothing can write a control file on a read-only mount, so AFI search is not offered (afi.md, "Manifest").

@@ -10,7 +10,8 @@ export async function runMount(argv: readonly string[], io: CommandIo): Promise<
   const args = parseMountArguments(argv);
   const revision = await loadRevision(args);
   const handle = await mountTree(revision.tree, args.target, { debug: args.debug, readOnly: args.readOnly });
-  io.stdout(`forage: mounted ${revision.operationCount} operations at ${handle.mountpoint} (revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`);
+  const mode = args.readOnly ? "read-only, without the /.afi/search control file; " : "";
+  io.stdout(`forage: mounted ${revision.operationCount} operations at ${handle.mountpoint} (${mode}revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`);
   const stopWatching = args.watch ? watchForReloads(args, handle, revision, io) : undefined;
   const closed = await handle.closed;
   stopWatching?.();
