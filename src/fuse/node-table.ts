@@ -30,8 +30,17 @@ export interface NodeTableSpec {
   readonly negativeTimeout: number;
 }
 
+/**
+ * Most file bytes a table holds. A catalog within its bounds renders to far less (57 MB at
+ * 10,000 operations); past this, the remaining files are left to the handlers, which render
+ * them on read as the tree always could, so a huge catalog costs time, not unbounded memory.
+ */
+export const MAX_TABLE_CONTENT_BYTES = 1024 * 1024 * 1024;
+
 export interface NodeTableSettings {
   readonly modeOf: (info: TreeNodeInfo) => number;
+  /** Default MAX_TABLE_CONTENT_BYTES. */
+  readonly maxContentBytes?: number;
   readonly forwardFlag: number;
   readonly unlistedFlag: number;
   readonly entryTimeout: number;
@@ -72,8 +81,13 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
     }
     childCount[i] = paths.length - firstChild[i]!;
   }
-  const contents = paths.map((path, i) => contentOf(tree, path, infos[i]!));
-  const forward = (info: TreeNodeInfo, i: number): boolean => info.writable === true || contents[i] === UNRENDERED;
+  let room = settings.maxContentBytes ?? MAX_TABLE_CONTENT_BYTES;
+  const contents = paths.map((path, i) => {
+    const content = contentOf(tree, path, infos[i]!, room);
+    if (content instanceof Uint8Array) room -= content.length;
+    return content;
+  });
+  const forward = (info: TreeNodeInfo, i: number): boolean => info.writable === true || contents[i] === LEFT_TO_HANDLERS;
   const inos = paths.map((path, i) => (i === 0 ? ROOT_INO : inodes.numberFor(path, infos[i]!.kind)));
   const spec: NodeTableSpec = {
     inos: Float64Array.from(inos),
@@ -83,7 +97,7 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
     firstChild: Uint32Array.from(firstChild),
     childCount: Uint32Array.from(childCount),
     names,
-    contents: contents.map((content) => (content === UNRENDERED ? undefined : content)),
+    contents: contents.map((content) => (content === LEFT_TO_HANDLERS ? undefined : content)),
     entryTimeout: settings.entryTimeout,
     attrTimeout: settings.attrTimeout,
     negativeTimeout: settings.negativeTimeout,
@@ -100,15 +114,20 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
   return { spec, commit };
 }
 
-/** A file whose bytes failed to render: the handlers serve it, so its reads fail alone (EIO), as before the table. */
-const UNRENDERED = Symbol("unrendered");
+/**
+ * A file the handlers serve instead of the table: its bytes failed to render (so only its
+ * own reads fail, EIO, as before the table), or they did not fit the table's room.
+ */
+const LEFT_TO_HANDLERS = Symbol("left to the handlers");
 
-function contentOf(tree: VirtualTree, path: string, info: TreeNodeInfo): Uint8Array | undefined | typeof UNRENDERED {
+function contentOf(tree: VirtualTree, path: string, info: TreeNodeInfo, room: number): Uint8Array | undefined | typeof LEFT_TO_HANDLERS {
   if (info.kind === "symlink") return encoder.encode(info.target ?? tree.readlink(path));
   if (info.kind !== "file" || info.writable) return undefined;
   try {
-    return tree.read(path);
+    if (info.size > room) return LEFT_TO_HANDLERS;
+    const bytes = tree.read(path);
+    return bytes.length > room ? LEFT_TO_HANDLERS : bytes;
   } catch {
-    return UNRENDERED;
+    return LEFT_TO_HANDLERS;
   }
 }
