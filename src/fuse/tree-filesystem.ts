@@ -22,7 +22,7 @@ import { TreeError, type ControlSession, type TreeNodeInfo, type TreeNodeKind, t
 import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js";
 import { callerSession } from "./caller-session.js";
 import { childPath } from "../tree/tree-path.js";
-import { InodeTable, ROOT_INO, type InodeNode } from "./inode-table.js";
+import { InodeTable, type InodeNode } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 import { buildNodeTable, type NodeTableSpec } from "./node-table.js";
 
