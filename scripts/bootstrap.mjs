@@ -64,7 +64,8 @@ function ensureFusePackages() {
   say(`installing ${FUSE_PACKAGES.join(", ")} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   if (!run("apt-get", ["update"], { env })) say("apt-get update failed; trying the install anyway");
-  if (!run("apt-get", ["install", "-y", ...FUSE_PACKAGES], { env })) say(`apt-get install failed; run it yourself: ${APT_INSTALL}`);
+  if (!run("apt-get", ["install", "-y", ...FUSE_PACKAGES], { env }))
+    say(`apt-get install failed; run it yourself: ${APT_INSTALL}`);
 }
 
 function ensureNodeModules() {

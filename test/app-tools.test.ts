@@ -13,7 +13,9 @@ interface Fixture {
 
 function fixture(): Fixture {
   // A fresh parse per test, so no test sees another's mutations.
-  return JSON.parse(readFileSync(join(import.meta.dirname, "fixtures/app-tools/bazaar-windows.json"), "utf8")) as Fixture;
+  return JSON.parse(
+    readFileSync(join(import.meta.dirname, "fixtures/app-tools/bazaar-windows.json"), "utf8"),
+  ) as Fixture;
 }
 
 function failure(run: () => unknown): { code: string; message: string; details: Record<string, unknown> } {
@@ -35,14 +37,21 @@ describe("appToolFamilySchemas", () => {
     expect(refused.code).toBe("invalid_argument");
     expect(refused.message).toContain("windows.tools");
     expect(refused.message).toContain("/rows/0/selector/window");
-    expect(refused.details.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: "/rows/0/selector/window" })]));
+    expect(refused.details.issues).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: "/rows/0/selector/window" })]),
+    );
   });
 
   it("refuses a declared output schema the compiler cannot preserve", () => {
     const { api, reply } = fixture();
     const output = { type: "object", properties: { indexed: { type: "boolean", format: "flag" } } };
-    const refused = failure(() => appToolFamilySchemas({ ...api, listMethod: { name: "windows.tools", output } }, reply));
-    expect(refused).toMatchObject({ code: "unsupported", details: { keyword: "format", pointer: "/properties/indexed/format" } });
+    const refused = failure(() =>
+      appToolFamilySchemas({ ...api, listMethod: { name: "windows.tools", output } }, reply),
+    );
+    expect(refused).toMatchObject({
+      code: "unsupported",
+      details: { keyword: "format", pointer: "/properties/indexed/format" },
+    });
     expect(refused.message).toContain("Output schema of windows.tools");
   });
 
@@ -56,7 +65,9 @@ describe("appToolFamilySchemas", () => {
     expect(rename?.output?.safeParse({ ok: true }).success).toBe(true);
     expect(rename?.output?.safeParse({ ok: "yes" }).success).toBe(false);
     const direct = jsonSchemaToZod(reply.rows[0]?.inputSchema);
-    expect(z.toJSONSchema(rename?.input as z.ZodType, { io: "input" })).toEqual(z.toJSONSchema(direct, { io: "input" }));
+    expect(z.toJSONSchema(rename?.input as z.ZodType, { io: "input" })).toEqual(
+      z.toJSONSchema(direct, { io: "input" }),
+    );
     expect(family.rows.find((row) => row.name === "close")?.output).toBeUndefined();
   });
 
@@ -80,7 +91,11 @@ describe("appToolFamilySchemas", () => {
   it("gives an unindexed listing no tools", () => {
     const { api, reply } = fixture();
     // Even rows whose schemas could not compile are not looked at.
-    const unindexed = { ...reply, indexed: false, rows: [{ ...reply.rows[1], inputSchema: { type: "string", pattern: "x" } }] };
+    const unindexed = {
+      ...reply,
+      indexed: false,
+      rows: [{ ...reply.rows[1], inputSchema: { type: "string", pattern: "x" } }],
+    };
     const family = appToolFamilySchemas(api, unindexed);
     expect(family.indexed).toBe(false);
     expect(family.rows).toEqual([]);
@@ -103,9 +118,20 @@ describe("appToolFamilySchemas", () => {
   it("supplies no handlers, binding defaults or authority", () => {
     const { api, reply } = fixture();
     const family = appToolFamilySchemas(api, reply);
-    expect(Object.keys(family).sort()).toEqual(["callMethod", "effect", "family", "indexed", "listMethod", "requirements", "rows", "unsupported"]);
+    expect(Object.keys(family).sort()).toEqual([
+      "callMethod",
+      "effect",
+      "family",
+      "indexed",
+      "listMethod",
+      "requirements",
+      "rows",
+      "unsupported",
+    ]);
     for (const row of family.rows) {
-      expect(Object.keys(row).every((key) => ["name", "description", "input", "output", "data"].includes(key))).toBe(true);
+      expect(Object.keys(row).every((key) => ["name", "description", "input", "output", "data"].includes(key))).toBe(
+        true,
+      );
     }
     expect(functionsOutsideValidators(family)).toEqual([]);
     expect(Object.isFrozen(family)).toBe(true);
@@ -115,7 +141,11 @@ describe("appToolFamilySchemas", () => {
 
   it("lists rows whose schemas the compiler refuses as unsupported, with the reason", () => {
     const { api, reply } = fixture();
-    reply.rows.push({ name: "search", selector: { window: 1 }, inputSchema: { type: "object", properties: { q: { type: "string", pattern: "^a" } } } });
+    reply.rows.push({
+      name: "search",
+      selector: { window: 1 },
+      inputSchema: { type: "object", properties: { q: { type: "string", pattern: "^a" } } },
+    });
     const family = appToolFamilySchemas(api, reply);
     expect(family.rows.map((row) => row.name)).toEqual(["rename", "close"]);
     expect(family.unsupported).toHaveLength(1);
@@ -127,11 +157,20 @@ describe("appToolFamilySchemas", () => {
     const { api } = fixture();
     const open = { ...api, listMethod: { name: "windows.tools", output: true } };
     expect(failure(() => appToolFamilySchemas(open, { rows: [] })).code).toBe("invalid_argument");
-    const duplicate = { indexed: true, rows: [{ name: "a", inputSchema: {} }, { name: "a", inputSchema: {} }] };
+    const duplicate = {
+      indexed: true,
+      rows: [
+        { name: "a", inputSchema: {} },
+        { name: "a", inputSchema: {} },
+      ],
+    };
     expect(failure(() => appToolFamilySchemas(open, duplicate)).message).toContain("duplicate");
     const missingInput = failure(() => appToolFamilySchemas(open, { indexed: true, rows: [{ name: "a" }] }));
     expect(missingInput.message).toContain("/rows/0/inputSchema");
-    const many = { indexed: true, rows: Array.from({ length: 501 }, (_, index) => ({ name: `t${index}`, inputSchema: {} })) };
+    const many = {
+      indexed: true,
+      rows: Array.from({ length: 501 }, (_, index) => ({ name: `t${index}`, inputSchema: {} })),
+    };
     expect(failure(() => appToolFamilySchemas(open, many)).code).toBe("too_large");
   });
 });

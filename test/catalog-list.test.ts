@@ -41,7 +41,10 @@ describe("list order", () => {
 });
 
 describe("limits", () => {
-  const catalog = createCatalog({ revision: "r", operations: Array.from({ length: 120 }, (_, index) => op(`bulk.op${index}`)) });
+  const catalog = createCatalog({
+    revision: "r",
+    operations: Array.from({ length: 120 }, (_, index) => op(`bulk.op${index}`)),
+  });
 
   test("the default and maximum limit is 50", () => {
     expect(catalog.list().results).toHaveLength(50);
@@ -57,7 +60,13 @@ describe("limits", () => {
 describe("namespaces", () => {
   const catalog = createCatalog({
     revision: "r",
-    operations: [op("apps.bazaar.windows.open"), op("apps.bazaar.cart.add"), op("apps.bazaarx.open"), op("apps.notes.find"), op("mail.send")],
+    operations: [
+      op("apps.bazaar.windows.open"),
+      op("apps.bazaar.cart.add"),
+      op("apps.bazaarx.open"),
+      op("apps.notes.find"),
+      op("mail.send"),
+    ],
   });
 
   test("total counts every operation under the namespace, nested ones included", () => {
@@ -68,11 +77,19 @@ describe("namespaces", () => {
   });
 
   test("apps.bazaar selects apps.bazaar.windows.open but not apps.bazaarx.open", () => {
-    expect(listAll(catalog, { namespace: "apps.bazaar" }).map((summary) => summary.path)).toEqual(["apps.bazaar.cart.add", "apps.bazaar.windows.open"]);
+    expect(listAll(catalog, { namespace: "apps.bazaar" }).map((summary) => summary.path)).toEqual([
+      "apps.bazaar.cart.add",
+      "apps.bazaar.windows.open",
+    ]);
   });
 
   test("an unknown namespace gives an empty page with total 0", () => {
-    expect(catalog.list({ namespace: "nothing.here" })).toEqual({ results: [], total: 0, catalogStamp: catalog.stamp(), nextCursor: null });
+    expect(catalog.list({ namespace: "nothing.here" })).toEqual({
+      results: [],
+      total: 0,
+      catalogStamp: catalog.stamp(),
+      nextCursor: null,
+    });
     // An operation path is not a namespace of itself.
     expect(catalog.list({ namespace: "mail.send" }).total).toBe(0);
   });
@@ -107,7 +124,10 @@ describe("cursors", () => {
   });
 
   test("a cursor from a longer listing is stale, not invalid, wherever its offset points", () => {
-    const big = createCatalog({ revision: "r", operations: Array.from({ length: 63 }, (_, index) => op(`bulk.op${index}`)) });
+    const big = createCatalog({
+      revision: "r",
+      operations: Array.from({ length: 63 }, (_, index) => op(`bulk.op${index}`)),
+    });
     const cursor = big.list().nextCursor;
     expect(codeOf(() => catalog.list({ cursor }))).toBe("stale_cursor");
     expect(codeOf(() => big.list({ namespace: "bulk", cursor }))).toBe("stale_cursor");
@@ -125,14 +145,18 @@ describe("cursors", () => {
   test("a cursor survives a new catalog with the same content, whatever its revision label", () => {
     const cursor = catalog.list({ limit: 5 }).nextCursor;
     const relabelled = createCatalog({ revision: "another label", operations: [...variedOperations].reverse() });
-    expect(relabelled.list({ limit: 5, cursor }).results[0]!.path).toBe(catalog.list({ limit: 5, cursor }).results[0]!.path);
+    expect(relabelled.list({ limit: 5, cursor }).results[0]!.path).toBe(
+      catalog.list({ limit: 5, cursor }).results[0]!.path,
+    );
   });
 
   test("a garbage or tampered cursor is invalid_argument; a forged scope is stale", () => {
     for (const cursor of ["garbage", "", "x".repeat(10_000), Buffer.from('{"s":"x","o":-1}').toString("base64url")]) {
       expect(codeOf(() => catalog.list({ cursor }))).toBe("invalid_argument");
     }
-    expect(codeOf(() => catalog.list({ cursor: Buffer.from('{"s":"x","o":5}').toString("base64url") }))).toBe("stale_cursor");
+    expect(codeOf(() => catalog.list({ cursor: Buffer.from('{"s":"x","o":5}').toString("base64url") }))).toBe(
+      "stale_cursor",
+    );
     const real = JSON.parse(Buffer.from(catalog.list({ limit: 5 }).nextCursor!, "base64url").toString());
     const tampered = Buffer.from(JSON.stringify({ ...real, o: 99_999 })).toString("base64url");
     expect(codeOf(() => catalog.list({ cursor: tampered }))).toBe("invalid_argument");

@@ -10,7 +10,15 @@ import { variedOperations } from "./fixtures/varied-catalog.js";
 const catalog = createCatalog({ revision: "r", operations: variedOperations });
 const bound = ["computers.local.files.read", "computers.local.files.list", "mail.messages.*", "weather.**"];
 const guest = createForage(catalog, { bound });
-const visible = variedOperations.map((operation) => operation.path).filter((path) => path.startsWith("computers.local.files.read") || path === "computers.local.files.list" || path.startsWith("mail.messages.") || path.startsWith("weather."));
+const visible = variedOperations
+  .map((operation) => operation.path)
+  .filter(
+    (path) =>
+      path.startsWith("computers.local.files.read") ||
+      path === "computers.local.files.list" ||
+      path.startsWith("mail.messages.") ||
+      path.startsWith("weather."),
+  );
 const hidden = variedOperations.map((operation) => operation.path).filter((path) => !visible.includes(path));
 
 describe("host narrowing", () => {
@@ -18,7 +26,11 @@ describe("host narrowing", () => {
     expect(listAll(guest, { limit: 3 }).map((summary) => summary.path)).toEqual([...visible].sort());
     expect(guest.list().total).toBe(visible.length);
     expect(guest.list({ namespace: "computers" }).total).toBe(2);
-    expect(guest.list({ namespace: "computers.local.processes" })).toMatchObject({ total: 0, results: [], nextCursor: null });
+    expect(guest.list({ namespace: "computers.local.processes" })).toMatchObject({
+      total: 0,
+      results: [],
+      nextCursor: null,
+    });
   });
 
   test("summaries are the catalog's own", () => {
@@ -27,13 +39,23 @@ describe("host narrowing", () => {
   });
 
   test("search never returns an unbound path, not even as a peer", () => {
-    for (const query of ["delete file", "kill process", "shell command", "send email", "weather", "open window checkout", "run"]) {
+    for (const query of [
+      "delete file",
+      "kill process",
+      "shell command",
+      "send email",
+      "weather",
+      "open window checkout",
+      "run",
+    ]) {
       for (const result of guest.search(query, { limit: 50 }).results) {
         expect(visible).toContain(result.path);
         for (const peer of result.peers ?? []) expect(visible).toContain(peer);
       }
     }
-    expect(guest.search("kill a process").results.map((result) => result.path)).not.toContain("computers.local.processes.kill");
+    expect(guest.search("kill a process").results.map((result) => result.path)).not.toContain(
+      "computers.local.processes.kill",
+    );
     expect(catalog.search("kill a process").results[0]!.path).toBe("computers.local.processes.kill");
   });
 
@@ -45,7 +67,9 @@ describe("host narrowing", () => {
       expect(error.message).toBe(unknown.message.replace("computers.local.files.nope", path));
     }
     expect(forageErrorOf(() => guest.describe("apps")).code).toBe("not_found");
-    expect(forageErrorOf(() => guest.describe("computers.local", { select: ["processes.kill"] })).code).toBe("not_found");
+    expect(forageErrorOf(() => guest.describe("computers.local", { select: ["processes.kill"] })).code).toBe(
+      "not_found",
+    );
   });
 
   test("a namespace description declares only bound operations", () => {
@@ -59,7 +83,11 @@ describe("host narrowing", () => {
   test("peers are filtered by the binding", () => {
     const twins = createCatalog({
       revision: "r",
-      operations: ["a.one", "a.two", "b.three"].map((path) => ({ path, input: z.object({ q: z.string() }), description: "Look up a word." })),
+      operations: ["a.one", "a.two", "b.three"].map((path) => ({
+        path,
+        input: z.object({ q: z.string() }),
+        description: "Look up a word.",
+      })),
     });
     expect(twins.search("word").results[0]!.peers).toEqual(["a.two", "b.three"]);
     expect(createForage(twins, { bound: ["a.one", "b.three"] }).search("word").results[0]!.peers).toEqual(["b.three"]);
@@ -77,14 +105,18 @@ describe("host narrowing", () => {
       description: `Calibrate the email send relay ${index}.`,
     }));
     const alone = createForage(createCatalog({ revision: "r", operations: mail }), { bound: ["mail.**"] });
-    const crowded = createForage(createCatalog({ revision: "r", operations: [...mail, ...hidden] }), { bound: ["mail.**"] });
+    const crowded = createForage(createCatalog({ revision: "r", operations: [...mail, ...hidden] }), {
+      bound: ["mail.**"],
+    });
     for (const query of ["cal", "send email", "read", "sync calendar"]) {
       expect(crowded.search(query).results).toEqual(alone.search(query).results);
     }
     expect(crowded.list().catalogStamp).toBe(alone.list().catalogStamp);
     expect(crowded.describe("mail.send")).toEqual(alone.describe("mail.send"));
     expect(crowded.describe("mail")).toEqual(alone.describe("mail"));
-    const changedHidden = createForage(createCatalog({ revision: "r", operations: [...mail, ...hidden.slice(1)] }), { bound: ["mail.**"] });
+    const changedHidden = createForage(createCatalog({ revision: "r", operations: [...mail, ...hidden.slice(1)] }), {
+      bound: ["mail.**"],
+    });
     expect(changedHidden.list().catalogStamp).toBe(crowded.list().catalogStamp);
   });
 
@@ -92,7 +124,8 @@ describe("host narrowing", () => {
     expect(forageErrorOf(() => createForage(catalog, { bound: ["a.**.b"] })).code).toBe("invalid_argument");
     expect(forageErrorOf(() => createForage(catalog, { bound: ["mail.send("] })).code).toBe("invalid_argument");
     expect(forageErrorOf(() => createForage(catalog, { bound: ["mail"] })).code).toBe("invalid_argument");
-    expect(forageErrorOf(() => createForage(catalog, { bound: "mail.*" as unknown as string[] })).code).toBe("invalid_argument");
+    expect(forageErrorOf(() => createForage(catalog, { bound: "mail.*" as unknown as string[] })).code).toBe(
+      "invalid_argument",
+    );
   });
 });
-

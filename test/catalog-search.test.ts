@@ -50,7 +50,10 @@ describe("ranking", () => {
       operations: [
         { path: "ops.alpha", input: z.object({}), capabilities: ["spends money"] },
         { path: "ops.beta", input: z.object({}), instructions: "Needs a webhook secret." },
-        { path: "ops.gamma", input: z.object({ latitude: z.number(), note: z.string().describe("Free-form memo for accountants.") }) },
+        {
+          path: "ops.gamma",
+          input: z.object({ latitude: z.number(), note: z.string().describe("Free-form memo for accountants.") }),
+        },
         { path: "ops.delta", input: z.object({}), description: "Nothing relevant." },
       ],
     });
@@ -128,12 +131,15 @@ describe("merging and options", () => {
 
   test("limit is 1 to 50, and out of range is invalid_argument", () => {
     expect(example.search("file", { limit: 2 }).results).toHaveLength(2);
-    for (const limit of [0, 51, 2.5]) expect(() => example.search("file", { limit })).toThrow(expect.objectContaining({ code: "invalid_argument" }));
+    for (const limit of [0, 51, 2.5])
+      expect(() => example.search("file", { limit })).toThrow(expect.objectContaining({ code: "invalid_argument" }));
   });
 
   test("an oversized query is refused with invalid_argument before any work", () => {
     expect(() => example.search("a".repeat(MAX_QUERY_LENGTH + 1))).toThrow(ForageError);
-    expect(() => example.search(42 as unknown as string)).toThrow(expect.objectContaining({ code: "invalid_argument" }));
+    expect(() => example.search(42 as unknown as string)).toThrow(
+      expect.objectContaining({ code: "invalid_argument" }),
+    );
   });
 
   test("every result carries the catalog stamp and a sample", () => {

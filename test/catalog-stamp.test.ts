@@ -7,10 +7,17 @@ import { createCatalog, type OperationDefinition } from "../src/index.js";
 import { variedOperations } from "./fixtures/varied-catalog.js";
 
 const base: OperationDefinition[] = [
-  { path: "files.read", input: z.object({ path: z.string().max(4096) }), description: "Read.", capabilities: ["reads disk"], instructions: "List first." },
+  {
+    path: "files.read",
+    input: z.object({ path: z.string().max(4096) }),
+    description: "Read.",
+    capabilities: ["reads disk"],
+    instructions: "List first.",
+  },
   { path: "files.write", input: z.object({ path: z.string(), text: z.string() }), description: "Write." },
 ];
-const stampOf = (operations: readonly OperationDefinition[], revision = "r") => createCatalog({ revision, operations }).stamp();
+const stampOf = (operations: readonly OperationDefinition[], revision = "r") =>
+  createCatalog({ revision, operations }).stamp();
 const changeFirst = (change: Partial<OperationDefinition>) => [{ ...base[0]!, ...change }, base[1]!];
 
 describe("stamp", () => {

@@ -3,7 +3,11 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
-  createCatalog, ForageError, MAX_CATALOG_METADATA, MAX_DESCRIPTION_LENGTH, MAX_DESCRIPTION_RESPONSE,
+  createCatalog,
+  ForageError,
+  MAX_CATALOG_METADATA,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_DESCRIPTION_RESPONSE,
   type OperationDefinition,
 } from "../src/index.js";
 
@@ -27,7 +31,13 @@ function expectInvalid(operations: unknown[], naming: string): void {
 
 describe("validation at creation", () => {
   test("a duplicate path is refused, naming the operation", () => {
-    expectInvalid([{ path: "mail.send", input }, { path: "mail.send", input }], '"mail.send"');
+    expectInvalid(
+      [
+        { path: "mail.send", input },
+        { path: "mail.send", input },
+      ],
+      '"mail.send"',
+    );
   });
 
   test.each([
@@ -60,7 +70,12 @@ describe("validation at creation", () => {
 
   test("a description over the bound is refused", () => {
     expectInvalid([{ path: "files.read", input, description: "x".repeat(MAX_DESCRIPTION_LENGTH + 1) }], '"files.read"');
-    expect(() => createCatalog({ revision: "r", operations: [{ path: "files.read", input, description: "x".repeat(MAX_DESCRIPTION_LENGTH) }] })).not.toThrow();
+    expect(() =>
+      createCatalog({
+        revision: "r",
+        operations: [{ path: "files.read", input, description: "x".repeat(MAX_DESCRIPTION_LENGTH) }],
+      }),
+    ).not.toThrow();
   });
 
   test("an operation that cannot fit one complete description is refused", () => {
@@ -73,7 +88,11 @@ describe("validation at creation", () => {
 
   test("aggregate metadata over the catalog bound is refused", () => {
     // Each operation carries about 40,000 characters of schema, so the bound is passed after ~1,700 of them.
-    const wide = z.object({ mode: z.enum(Array.from({ length: 2_500 }, (_, index) => `v${String(index).padStart(12, "0")}`) as [string, ...string[]]) });
+    const wide = z.object({
+      mode: z.enum(
+        Array.from({ length: 2_500 }, (_, index) => `v${String(index).padStart(12, "0")}`) as [string, ...string[]],
+      ),
+    });
     const perOperation = 2_500 * 16;
     const count = Math.ceil(MAX_CATALOG_METADATA / perOperation) + 10;
     const operations = Array.from({ length: count }, (_, index) => ({ path: `bulk.op${index}`, input: wide }));
@@ -91,7 +110,10 @@ describe("validation at creation", () => {
 
 describe("immutability", () => {
   test("the catalog and what it returns are frozen", () => {
-    const catalog = createCatalog({ revision: "2026-11-30.1", operations: [{ path: "files.read", input, description: "Read." }] });
+    const catalog = createCatalog({
+      revision: "2026-11-30.1",
+      operations: [{ path: "files.read", input, description: "Read." }],
+    });
     expect(Object.isFrozen(catalog)).toBe(true);
     expect(() => {
       (catalog as { revision: string }).revision = "changed";
@@ -129,7 +151,13 @@ describe("prepared once", () => {
         },
       },
     };
-    const catalog = createCatalog({ revision: "r", operations: [{ path: "files.read", input: spy as typeof counted }, { path: "files.stat", input }] });
+    const catalog = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "files.read", input: spy as typeof counted },
+        { path: "files.stat", input },
+      ],
+    });
     const afterCreation = projections;
     expect(afterCreation).toBeGreaterThan(0);
     catalog.list();
@@ -152,11 +180,19 @@ describe("prepared once", () => {
         },
       },
     } as typeof shared;
-    const operations = Array.from({ length: 20 }, (_, index) => ({ path: `items.op${index}`, input: spy, output: spy }));
+    const operations = Array.from({ length: 20 }, (_, index) => ({
+      path: `items.op${index}`,
+      input: spy,
+      output: spy,
+    }));
     const catalog = createCatalog({ revision: "r", operations });
     expect(calls).toEqual({ input: 1, output: 1 });
     const described = catalog.describe("items.op7");
-    expect(described.kind === "operation" && described.inputSchema).toEqual({ type: "object", properties: { id: { type: "string", maxLength: 64 } }, required: ["id"] });
+    expect(described.kind === "operation" && described.inputSchema).toEqual({
+      type: "object",
+      properties: { id: { type: "string", maxLength: 64 } },
+      required: ["id"],
+    });
     // Equivalent operations still merge in search, as when each had its own validator.
     expect(catalog.search("items").results).toHaveLength(1);
   });

@@ -22,7 +22,9 @@ afterEach(() => {
 describe("forage export from specs and catalog files", () => {
   test("several OpenAPI specs, each under its own namespace, give valid declarations", () => {
     const out = target();
-    const result = sh(`${cli} export ttt='${join(examples, "v3.1/tictactoe.yaml")}' uspto='${join(examples, "v3.0/uspto.json")}' '${out}'`);
+    const result = sh(
+      `${cli} export ttt='${join(examples, "v3.1/tictactoe.yaml")}' uspto='${join(examples, "v3.0/uspto.json")}' '${out}'`,
+    );
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/exported \d+ operations/);
     const board = JSON.parse(readFileSync(join(out, "ttt/get_board.json"), "utf8"));
@@ -40,7 +42,9 @@ describe("forage export from specs and catalog files", () => {
     expect(sh(`${cli} export '${join(process.cwd(), "test/fixtures/sources/catalog.yaml")}' '${out}'`).status).toBe(0);
     const get = JSON.parse(readFileSync(join(out, "inventory/items/get.json"), "utf8"));
     expect(get.inputSchema.properties.sku).toMatchObject({ minLength: 3, maxLength: 32 });
-    expect(readFileSync(join(out, "inventory/items/adjust.d.ts"), "utf8")).toMatch(/@minimum -1000\n\s+\* @maximum 1000/);
+    expect(readFileSync(join(out, "inventory/items/adjust.d.ts"), "utf8")).toMatch(
+      /@minimum -1000\n\s+\* @maximum 1000/,
+    );
     expect(sh(`${tsc} -p '${out}'`).status).toBe(0);
   });
 
@@ -49,15 +53,29 @@ describe("forage export from specs and catalog files", () => {
     const out = target();
     expect(sh(`${cli} export '${module}' '${out}'`).status).toBe(0);
     expect(JSON.parse(readFileSync(join(out, ".afi/manifest.json"), "utf8"))["x-forage-revision"]).toBe("module.7");
-    const mixed = sh(`${cli} export '${module}' '${join(process.cwd(), "test/fixtures/sources/catalog.yaml")}' '${target()}'`);
+    const mixed = sh(
+      `${cli} export '${module}' '${join(process.cwd(), "test/fixtures/sources/catalog.yaml")}' '${target()}'`,
+    );
     expect(mixed.status).toBe(1);
     expect(mixed.stderr).toMatch(/a catalog export is used only when it is the sole source/);
   });
 
   test.each([
-    ["a Swagger 2 spec", () => join(examples, "v2.0/yaml/petstore.yaml"), /convert the spec to OpenAPI 3\.0 or 3\.1 first/],
-    ["a catalog file with an unsupported keyword", () => join(process.cwd(), "test/fixtures/sources/catalog-with-pattern.json"), /"pattern".*unsupported/],
-    ["a catalog file with a property named like an object member", () => join(process.cwd(), "test/fixtures/sources/catalog-with-inherited-name.yaml"), /"constructor".*JavaScript object member/],
+    [
+      "a Swagger 2 spec",
+      () => join(examples, "v2.0/yaml/petstore.yaml"),
+      /convert the spec to OpenAPI 3\.0 or 3\.1 first/,
+    ],
+    [
+      "a catalog file with an unsupported keyword",
+      () => join(process.cwd(), "test/fixtures/sources/catalog-with-pattern.json"),
+      /"pattern".*unsupported/,
+    ],
+    [
+      "a catalog file with a property named like an object member",
+      () => join(process.cwd(), "test/fixtures/sources/catalog-with-inherited-name.yaml"),
+      /"constructor".*JavaScript object member/,
+    ],
     ["a missing file", () => "/nonexistent/spec.yaml", /cannot read source/],
     ["a file of another kind", () => join(process.cwd(), "README.md"), /expected a \.js\/\.mjs module/],
   ])("%s is refused as one clear line with a non-zero exit", (_what, file, message) => {

@@ -10,7 +10,20 @@
  */
 import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync, fstatSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  fstatSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -81,7 +94,11 @@ class Daemon {
   #out = "";
   #waiters: { prefix: string; resolve: (line: string) => void }[] = [];
 
-  constructor(readonly mountpoint: string, modules: string, options: object = {}) {
+  constructor(
+    readonly mountpoint: string,
+    modules: string,
+    options: object = {},
+  ) {
     this.child = spawn(process.execPath, [daemonScript, mountpoint, JSON.stringify(options)], {
       env: { ...process.env, FORAGE_FUSE_MODULES: modules, FORAGE_FUSE_ADDON: addon },
       stdio: ["pipe", "pipe", "pipe"],
@@ -111,13 +128,18 @@ class Daemon {
   /** Waits for a stdout line starting with prefix. */
   waitFor(prefix: string, ms = 15_000): Promise<string> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "${prefix}" from the daemon in ${ms} ms; stderr: ${this.stderr.join("")}`)), ms);
+      const timer = setTimeout(
+        () => reject(new Error(`no "${prefix}" from the daemon in ${ms} ms; stderr: ${this.stderr.join("")}`)),
+        ms,
+      );
       this.#waiters.push({ prefix, resolve: (line) => (clearTimeout(timer), resolve(line)) });
       this.#deliver();
       void this.exited.then(({ code, signal }) => {
         if (!this.lines.some((l) => l.startsWith(prefix))) {
           clearTimeout(timer);
-          reject(new Error(`the daemon exited (${code ?? signal}) before "${prefix}"; stderr: ${this.stderr.join("")}`));
+          reject(
+            new Error(`the daemon exited (${code ?? signal}) before "${prefix}"; stderr: ${this.stderr.join("")}`),
+          );
         }
       });
     });
@@ -186,15 +208,32 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
   });
 
   it("mounts with fsname and subtype forage, without the kernel ro flag", () => {
-    const line = readFileSync("/proc/self/mountinfo", "utf8").split("\n").find((l) => l.split(" ")[4] === mnt);
+    const line = readFileSync("/proc/self/mountinfo", "utf8")
+      .split("\n")
+      .find((l) => l.split(" ")[4] === mnt);
     expect(line).toBeDefined();
     expect(line).toMatch(/ - fuse\.forage forage /);
     expect(line!.split(" ")[5]!.split(",")).not.toContain("ro");
   });
 
   it("ls -f shows list order, after . and ..", async () => {
-    expect((await tool("ls", ["-f", mnt])).split("\n").filter(Boolean)).toEqual([".", "..", "README.md", "b", "link", "big.bin", "broken.txt", ".afi"]);
-    expect((await tool("ls", ["-f", join(mnt, "b")])).split("\n").filter(Boolean)).toEqual([".", "..", "zeta.d.ts", "alpha.d.ts", "mid"]);
+    expect((await tool("ls", ["-f", mnt])).split("\n").filter(Boolean)).toEqual([
+      ".",
+      "..",
+      "README.md",
+      "b",
+      "link",
+      "big.bin",
+      "broken.txt",
+      ".afi",
+    ]);
+    expect((await tool("ls", ["-f", join(mnt, "b")])).split("\n").filter(Boolean)).toEqual([
+      ".",
+      "..",
+      "zeta.d.ts",
+      "alpha.d.ts",
+      "mid",
+    ]);
   });
 
   it("cat reads files, through symlinks, and large files across many requests", async () => {
@@ -205,14 +244,32 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
   });
 
   it("stat sizes equal the bytes read, with sane modes and times", async () => {
-    const files = (await tool("find", [mnt, "-type", "f", "-not", "-name", "broken.txt", "-not", "-name", "search"])).split("\n").filter(Boolean);
+    const files = (await tool("find", [mnt, "-type", "f", "-not", "-name", "broken.txt", "-not", "-name", "search"]))
+      .split("\n")
+      .filter(Boolean);
     expect(files.length).toBe(6);
     for (const file of files) {
       const size = Number((await tool("stat", ["-c", "%s", file])).trim());
       expect(size, file).toBe((await toolBytes("cat", [file])).length);
     }
-    const modes = (await tool("stat", ["-c", "%n %a %F", mnt, join(mnt, "README.md"), join(mnt, ".afi", "search"), join(mnt, "link")])).trim().split("\n");
-    expect(modes).toEqual([`${mnt} 555 directory`, `${join(mnt, "README.md")} 444 regular file`, `${join(mnt, ".afi", "search")} 666 regular empty file`, `${join(mnt, "link")} 777 symbolic link`]);
+    const modes = (
+      await tool("stat", [
+        "-c",
+        "%n %a %F",
+        mnt,
+        join(mnt, "README.md"),
+        join(mnt, ".afi", "search"),
+        join(mnt, "link"),
+      ])
+    )
+      .trim()
+      .split("\n");
+    expect(modes).toEqual([
+      `${mnt} 555 directory`,
+      `${join(mnt, "README.md")} 444 regular file`,
+      `${join(mnt, ".afi", "search")} 666 regular empty file`,
+      `${join(mnt, "link")} 777 symbolic link`,
+    ]);
     const mtime = statSync(join(mnt, "README.md")).mtimeMs;
     expect(Math.abs(Date.now() - mtime)).toBeLessThan(10 * 60_000);
     expect(statSync(join(mnt, "README.md")).uid).toBe(process.getuid!());
@@ -289,7 +346,13 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
 
     expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 2, which is longer\n");
     expect(statSync(join(path, "README.md")).size).toBe("hello from revision 2, which is longer\n".length);
-    expect((await tool("ls", ["-f", join(path, "b")])).split("\n").filter(Boolean)).toEqual([".", "..", "new.d.ts", "zeta.d.ts", "mid"]);
+    expect((await tool("ls", ["-f", join(path, "b")])).split("\n").filter(Boolean)).toEqual([
+      ".",
+      "..",
+      "new.d.ts",
+      "zeta.d.ts",
+      "mid",
+    ]);
     expect(await tool("cat", [join(path, "b", "new.d.ts")])).toBe("export declare const fresh: 2;\n");
     expect(await tool("cat", [join(path, "link")])).toBe("export declare const fresh: 2;\n");
     expect(statSync(join(path, "b", "mid")).isFile()).toBe(true);
@@ -304,8 +367,16 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 1\n");
     daemon.send("swap-refused");
     expect(await daemon.waitFor("swap refused")).toMatch(/longer than 1024 bytes/);
-    expect(await tool("cat", [join(path, "README.md"), join(path, "b", "alpha.d.ts")])).toBe("hello from revision 1\nexport declare const alpha: 1;\n");
-    expect((await tool("ls", ["-f", join(path, "b")])).split("\n").filter(Boolean)).toEqual([".", "..", "zeta.d.ts", "alpha.d.ts", "mid"]);
+    expect(await tool("cat", [join(path, "README.md"), join(path, "b", "alpha.d.ts")])).toBe(
+      "hello from revision 1\nexport declare const alpha: 1;\n",
+    );
+    expect((await tool("ls", ["-f", join(path, "b")])).split("\n").filter(Boolean)).toEqual([
+      ".",
+      "..",
+      "zeta.d.ts",
+      "alpha.d.ts",
+      "mid",
+    ]);
     // And a good swap after it still works whole.
     daemon.send("swap");
     await daemon.waitFor("swapped");
@@ -361,7 +432,9 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
   it("with noOpen, serves files without open requests and shows the control file read-only", async () => {
     const path = newMountpoint("no-open");
     await startDaemon(path, { noOpen: true });
-    expect(await tool("cat", [join(path, "README.md"), join(path, "b", "zeta.d.ts")])).toBe("hello from revision 1\nexport declare const zeta: 1;\n");
+    expect(await tool("cat", [join(path, "README.md"), join(path, "b", "zeta.d.ts")])).toBe(
+      "hello from revision 1\nexport declare const zeta: 1;\n",
+    );
     expect((await toolBytes("cat", [join(path, "big.bin")])).equals(bigBytes())).toBe(true);
     expect((await tool("stat", ["-c", "%a", join(path, ".afi", "search")])).trim()).toBe("444");
     expect(errorCode(() => writeFileSync(join(path, ".afi", "search"), "{}"))).toBe("EROFS");
@@ -381,9 +454,13 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
   it("with readOnly, mounts with the kernel ro flag: reads work and the kernel refuses every write", async () => {
     const path = newMountpoint("read-only");
     await startDaemon(path, { readOnly: true });
-    const line = readFileSync("/proc/self/mountinfo", "utf8").split("\n").find((l) => l.split(" ")[4] === path);
+    const line = readFileSync("/proc/self/mountinfo", "utf8")
+      .split("\n")
+      .find((l) => l.split(" ")[4] === path);
     expect(line!.split(" ")[5]!.split(",")).toContain("ro");
-    expect(await tool("cat", [join(path, "README.md"), join(path, "link")])).toBe("hello from revision 1\nexport declare const zeta: 1;\n");
+    expect(await tool("cat", [join(path, "README.md"), join(path, "link")])).toBe(
+      "hello from revision 1\nexport declare const zeta: 1;\n",
+    );
     expect((await toolBytes("cat", [join(path, "big.bin")])).equals(bigBytes())).toBe(true);
     expect(errorCode(() => writeFileSync(join(path, "README.md"), "x"))).toBe("EROFS");
     expect(errorCode(() => writeFileSync(join(path, ".afi", "search"), "{}"))).toBe("EROFS");
@@ -418,7 +495,13 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     }
     expect((await tool("find", [mnt])).split("\n").filter(Boolean).length).toBe(13);
     expect(await tool("cat", [join(mnt, "b", "mid", "deep.json")])).toBe('{"deep":true}\n');
-    expect((await tool("ls", ["-f", join(mnt, "b")])).split("\n").filter(Boolean)).toEqual([".", "..", "zeta.d.ts", "alpha.d.ts", "mid"]);
+    expect((await tool("ls", ["-f", join(mnt, "b")])).split("\n").filter(Boolean)).toEqual([
+      ".",
+      "..",
+      "zeta.d.ts",
+      "alpha.d.ts",
+      "mid",
+    ]);
   });
 
   it("ends the daemon when unmounted from outside", async () => {
@@ -432,7 +515,16 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
 
   it("refuses a bad mountpoint with a clear error and leaves no mount", async () => {
     const { mountTree } = await import("../src/fuse/mount.js");
-    const tree = { stamp: "x", stat: () => ({ kind: "directory" as const, size: 0 }), list: () => [], read: () => new Uint8Array(), readlink: () => "", openControl: () => { throw new Error("no"); } };
+    const tree = {
+      stamp: "x",
+      stat: () => ({ kind: "directory" as const, size: 0 }),
+      list: () => [],
+      read: () => new Uint8Array(),
+      readlink: () => "",
+      openControl: () => {
+        throw new Error("no");
+      },
+    };
     const missing = join(work, "does-not-exist");
     await expect(mountTree(tree, missing, { handleSignals: false })).rejects.toThrow(/does not exist/);
     const file = join(work, "a-file");
@@ -451,7 +543,9 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     let closed!: () => void;
     const ended = new Promise<void>((done) => (closed = done));
     // Mounted in this process, but never read from it: nothing here may block on the mount.
-    const session = binding.mount(path, "fsname=forage,subtype=forage", {}, { onClose: () => closed() } as unknown as NativeHandlers);
+    const session = binding.mount(path, "fsname=forage,subtype=forage", {}, {
+      onClose: () => closed(),
+    } as unknown as NativeHandlers);
     try {
       const node = (fields: Partial<Record<string, unknown>> = {}) => ({
         inos: Float64Array.of(1, 2),
@@ -467,7 +561,8 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
         negativeTimeout: 1,
         ...fields,
       });
-      const load = (fields: Partial<Record<string, unknown>>) => () => binding.loadTable(session, node(fields) as unknown as NodeTableSpec);
+      const load = (fields: Partial<Record<string, unknown>>) => () =>
+        binding.loadTable(session, node(fields) as unknown as NodeTableSpec);
       expect(load({})).not.toThrow();
       expect(load({ modes: Uint32Array.of(0o040555) })).toThrow(TypeError); // wrong length
       expect(load({ inos: Float64Array.of(1, 1) })).toThrow(/share an inode number/);
@@ -501,7 +596,10 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
   });
 
   it("exports the libfuse constants the adapter relies on", () => {
-    const binding = createRequire(import.meta.url)(addon) as { constants: Record<string, number>; libfuseVersion: number };
+    const binding = createRequire(import.meta.url)(addon) as {
+      constants: Record<string, number>;
+      libfuseVersion: number;
+    };
     expect(binding.constants.SET_ATTR_SIZE).toBe(8);
     expect(binding.libfuseVersion).toBeGreaterThanOrEqual(312);
   });
@@ -514,7 +612,16 @@ describe("the FUSE binding on a machine without it", () => {
     vi.resetModules();
     try {
       const fuse = await import("../src/fuse/index.js");
-      const tree = { stamp: "x", stat: () => ({ kind: "directory" as const, size: 0 }), list: () => [], read: () => new Uint8Array(), readlink: () => "", openControl: () => { throw new Error("no"); } };
+      const tree = {
+        stamp: "x",
+        stat: () => ({ kind: "directory" as const, size: 0 }),
+        list: () => [],
+        read: () => new Uint8Array(),
+        readlink: () => "",
+        openControl: () => {
+          throw new Error("no");
+        },
+      };
       const error = await fuse.mountTree(tree, tmpdir(), { handleSignals: false }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(fuse.FuseUnavailableError);
       expect((error as Error).message).toContain("apt-get install fuse3 libfuse3-dev");

@@ -29,7 +29,9 @@ interface SuiteTally {
 
 function runSuiteFiles(directory: string, dialect: JsonSchemaDialect): SuiteTally {
   const tally: SuiteTally = { accepted: 0, refused: 0, instances: 0, wrong: [], failures: [] };
-  const files = readdirSync(directory).filter((name) => name.endsWith(".json")).sort();
+  const files = readdirSync(directory)
+    .filter((name) => name.endsWith(".json"))
+    .sort();
   for (const file of files) {
     const groups = JSON.parse(readFileSync(join(directory, file), "utf8")) as SuiteGroup[];
     for (const group of groups) runGroup(`${file}: ${group.description}`, group, dialect, tally);
@@ -99,7 +101,10 @@ function accepts(schema: unknown, data: unknown, dialect?: JsonSchemaDialect): b
   return jsonSchemaToZod(schema, dialect === undefined ? {} : { dialect }).safeParse(data).success;
 }
 
-function refusal(schema: unknown, dialect?: JsonSchemaDialect): { code: string; message: string; details: Record<string, unknown> } {
+function refusal(
+  schema: unknown,
+  dialect?: JsonSchemaDialect,
+): { code: string; message: string; details: Record<string, unknown> } {
   try {
     jsonSchemaToZod(schema, dialect === undefined ? {} : { dialect });
   } catch (error) {
@@ -120,7 +125,10 @@ describe("refusals", () => {
 
   it("refuse every format value, even annotation-only ones", () => {
     for (const format of ["date-time", "email", "uuid", "int64", "made-up"]) {
-      expect(refusal({ type: "string", format })).toMatchObject({ code: "unsupported", details: { keyword: "format" } });
+      expect(refusal({ type: "string", format })).toMatchObject({
+        code: "unsupported",
+        details: { keyword: "format" },
+      });
     }
   });
 
@@ -142,7 +150,10 @@ describe("refusals", () => {
     ["contentEncoding", { contentEncoding: "base64" }],
     ["contentMediaType", { contentMediaType: "application/json" }],
   ])("refuse %s", (keyword, schema) => {
-    expect(refusal({ items: schema })).toMatchObject({ code: "unsupported", details: { keyword, pointer: `/items/${keyword}` } });
+    expect(refusal({ items: schema })).toMatchObject({
+      code: "unsupported",
+      details: { keyword, pointer: `/items/${keyword}` },
+    });
   });
 
   it("refuse draft-7 dependencies and keywords from other drafts", () => {
@@ -154,23 +165,40 @@ describe("refusals", () => {
 
   it("refuse unknown keywords", () => {
     const refused = refusal({ type: "object", properties: { a: { type: "string", maxLenght: 3 } } });
-    expect(refused).toMatchObject({ code: "unsupported", details: { keyword: "maxLenght", pointer: "/properties/a/maxLenght" } });
+    expect(refused).toMatchObject({
+      code: "unsupported",
+      details: { keyword: "maxLenght", pointer: "/properties/a/maxLenght" },
+    });
     expect(refused.message).toContain("unknown keyword");
   });
 
   it("refuse remote, anchor and recursive references", () => {
-    expect(refusal({ $ref: "https://example.com/schema.json" }).details).toMatchObject({ keyword: "$ref", pointer: "/$ref" });
+    expect(refusal({ $ref: "https://example.com/schema.json" }).details).toMatchObject({
+      keyword: "$ref",
+      pointer: "/$ref",
+    });
     expect(refusal({ $ref: "other.json#/a" }).details).toMatchObject({ keyword: "$ref" });
     expect(refusal({ $defs: { a: { type: "string" } }, $ref: "#a" }).details).toMatchObject({ keyword: "$ref" });
-    const recursive = refusal({ $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } } } }, $ref: "#/$defs/node" });
-    expect(recursive).toMatchObject({ code: "unsupported", details: { keyword: "$ref", pointer: "/$defs/node/properties/next/$ref" } });
+    const recursive = refusal({
+      $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } } } },
+      $ref: "#/$defs/node",
+    });
+    expect(recursive).toMatchObject({
+      code: "unsupported",
+      details: { keyword: "$ref", pointer: "/$defs/node/properties/next/$ref" },
+    });
     expect(recursive.message).toContain("recursive");
     expect(refusal({ allOf: [{ $ref: "#" }] }).code).toBe("unsupported");
   });
 
   it("refuse $id and $schema below the root", () => {
-    expect(refusal({ properties: { a: { $id: "http://x/a", type: "string" } } }).details).toMatchObject({ keyword: "$id", pointer: "/properties/a/$id" });
-    expect(accepts({ $id: "http://example.com/root.json", $defs: { s: { type: "string" } }, $ref: "#/$defs/s" }, "x")).toBe(true);
+    expect(refusal({ properties: { a: { $id: "http://x/a", type: "string" } } }).details).toMatchObject({
+      keyword: "$id",
+      pointer: "/properties/a/$id",
+    });
+    expect(
+      accepts({ $id: "http://example.com/root.json", $defs: { s: { type: "string" } }, $ref: "#/$defs/s" }, "x"),
+    ).toBe(true);
   });
 
   it("report malformed schemas as invalid_argument", () => {
@@ -205,7 +233,14 @@ describe("dialects", () => {
   });
 
   it("accept OpenAPI annotations and x- extensions only in OpenAPI dialects", () => {
-    const schema = { type: "object", discriminator: { propertyName: "kind" }, xml: { name: "a" }, externalDocs: { url: "https://x" }, example: {}, "x-internal": true };
+    const schema = {
+      type: "object",
+      discriminator: { propertyName: "kind" },
+      xml: { name: "a" },
+      externalDocs: { url: "https://x" },
+      example: {},
+      "x-internal": true,
+    };
     expect(accepts(schema, { kind: 1 }, "openapi-3.0")).toBe(true);
     expect(accepts(schema, { kind: 1 }, "openapi-3.1")).toBe(true);
     expect(refusal(schema, "draft-2020-12").code).toBe("unsupported");
@@ -224,9 +259,15 @@ describe("dialects", () => {
   });
 
   it("ignore $ref siblings in draft 4/7 and apply them in 2020-12", () => {
-    const draft7 = { definitions: { list: { type: "array" } }, properties: { foo: { $ref: "#/definitions/list", maxItems: 1 } } };
+    const draft7 = {
+      definitions: { list: { type: "array" } },
+      properties: { foo: { $ref: "#/definitions/list", maxItems: 1 } },
+    };
     expect(accepts(draft7, { foo: [1, 2] }, "draft-07")).toBe(true);
-    const draft2020 = { $defs: { list: { type: "array" } }, properties: { foo: { $ref: "#/$defs/list", maxItems: 1 } } };
+    const draft2020 = {
+      $defs: { list: { type: "array" } },
+      properties: { foo: { $ref: "#/$defs/list", maxItems: 1 } },
+    };
     expect(accepts(draft2020, { foo: [1, 2] }, "draft-2020-12")).toBe(false);
   });
 
@@ -235,7 +276,9 @@ describe("dialects", () => {
     expect(accepts(draft4, 3)).toBe(false);
     expect(refusal(draft4, "draft-2020-12").details).toMatchObject({ keyword: "$schema" });
     expect(refusal({ $schema: "https://example.com/my-dialect" }).details).toMatchObject({ keyword: "$schema" });
-    expect(() => jsonSchemaToZod({}, { dialect: "draft-99" as JsonSchemaDialect })).toThrow(/Unknown JSON Schema dialect/);
+    expect(() => jsonSchemaToZod({}, { dialect: "draft-99" as JsonSchemaDialect })).toThrow(
+      /Unknown JSON Schema dialect/,
+    );
   });
 
   it("allow boolean schemas except where the dialect has none", () => {
@@ -299,7 +342,12 @@ describe("exact JSON Schema semantics", () => {
   });
 
   it("judge uniqueItems with deep equality", () => {
-    expect(accepts({ uniqueItems: true }, [{ a: 1, b: 2 }, { b: 2, a: 1 }])).toBe(false);
+    expect(
+      accepts({ uniqueItems: true }, [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ]),
+    ).toBe(false);
     expect(accepts({ uniqueItems: true }, [1, 1.0])).toBe(false);
     expect(accepts({ uniqueItems: true }, [{ a: false }, { a: 0 }])).toBe(true);
     expect(accepts({ uniqueItems: true, items: { type: "object" } }, JSON.parse('[{"__proto__": 1}, {}]'))).toBe(true);
@@ -349,7 +397,9 @@ describe("exact JSON Schema semantics", () => {
   });
 
   it("never pollute a prototype through parse output", () => {
-    const output = jsonSchemaToZod({ type: "object" }).parse(JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')) as Record<string, unknown>;
+    const output = jsonSchemaToZod({ type: "object" }).parse(
+      JSON.parse('{"__proto__": {"polluted": true}, "a": 1}'),
+    ) as Record<string, unknown>;
     expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(output.a).toBe(1);
@@ -357,7 +407,11 @@ describe("exact JSON Schema semantics", () => {
 
   it("resolve local references with pointer escapes and percent-encoding", () => {
     const schema = {
-      $defs: { "tilde~field": { type: "integer" }, "slash/field": { type: "integer" }, "percent%field": { type: "integer" } },
+      $defs: {
+        "tilde~field": { type: "integer" },
+        "slash/field": { type: "integer" },
+        "percent%field": { type: "integer" },
+      },
       properties: {
         tilde: { $ref: "#/$defs/tilde~0field" },
         slash: { $ref: "#/$defs/slash~1field" },
@@ -373,7 +427,17 @@ describe("exact JSON Schema semantics", () => {
   });
 
   it("carry annotations without letting them constrain", () => {
-    const schema = { type: "string", title: "T", description: "D", default: 5, examples: [1], deprecated: true, readOnly: true, writeOnly: true, $comment: "c" };
+    const schema = {
+      type: "string",
+      title: "T",
+      description: "D",
+      default: 5,
+      examples: [1],
+      deprecated: true,
+      readOnly: true,
+      writeOnly: true,
+      $comment: "c",
+    };
     expect(accepts(schema, "x")).toBe(true);
     expect(accepts(schema, 5)).toBe(false);
   });
@@ -386,10 +450,25 @@ describe("exact JSON Schema semantics", () => {
 
 describe("instances that are not JSON", () => {
   it("are rejected without throwing", () => {
-    const schemas = [{ allOf: [true, { type: "object" }] }, { allOf: [{ type: "array" }, { items: { type: "object" } }] }, true, { type: "object" }];
+    const schemas = [
+      { allOf: [true, { type: "object" }] },
+      { allOf: [{ type: "array" }, { items: { type: "object" } }] },
+      true,
+      { type: "object" },
+    ];
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const values = [new Date(), [new Date()], undefined, Number.NaN, new Map(), { a: undefined }, cyclic, () => 1, [1, , 2]];
+    const values = [
+      new Date(),
+      [new Date()],
+      undefined,
+      Number.NaN,
+      new Map(),
+      { a: undefined },
+      cyclic,
+      () => 1,
+      [1, , 2],
+    ];
     for (const schema of schemas) {
       const validator = jsonSchemaToZod(schema);
       for (const value of values) expect(validator.safeParse(value).success).toBe(false);
@@ -466,8 +545,12 @@ describe("projection through Standard JSON Schema", () => {
   });
 
   it("is what ~standard.jsonSchema.input returns", () => {
-    const standard = validator["~standard"] as unknown as { jsonSchema: { input(options: { target: string }): unknown } };
+    const standard = validator["~standard"] as unknown as {
+      jsonSchema: { input(options: { target: string }): unknown };
+    };
     expect(standard.jsonSchema.input({ target: "draft-2020-12" })).toEqual(z.toJSONSchema(validator, { io: "input" }));
-    expect(standard.jsonSchema.input({ target: "draft-07" })).toMatchObject({ properties: { query: { maxLength: 200 } } });
+    expect(standard.jsonSchema.input({ target: "draft-07" })).toMatchObject({
+      properties: { query: { maxLength: 200 } },
+    });
   });
 });

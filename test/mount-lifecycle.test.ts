@@ -3,7 +3,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { freshMountpoint, isMounted, mountSkipReason, removeMountpoint, sh, startDaemon, stopAllDaemons } from "./helpers/mount-daemon.js";
+import {
+  freshMountpoint,
+  isMounted,
+  mountSkipReason,
+  removeMountpoint,
+  sh,
+  startDaemon,
+  stopAllDaemons,
+} from "./helpers/mount-daemon.js";
 
 const skip = mountSkipReason();
 if (skip !== undefined) console.log(`mount lifecycle tests skipped: ${skip}`);
@@ -22,24 +30,42 @@ afterAll(() => {
 
 /** A source module under test/ (so it resolves zod and dist/) whose operations a test rewrites. */
 function writeSource(directory: string, operations: { path: string; description: string }[]): void {
-  const body = operations.map((operation) => `{ path: ${JSON.stringify(operation.path)}, description: ${JSON.stringify(operation.description)}, input: z.object({ id: z.string().max(64) }) }`);
-  writeFileSync(join(directory, "source.mjs"), `import { z } from "zod";\nexport const operations = [${body.join(", ")}];\n`);
+  const body = operations.map(
+    (operation) =>
+      `{ path: ${JSON.stringify(operation.path)}, description: ${JSON.stringify(operation.description)}, input: z.object({ id: z.string().max(64) }) }`,
+  );
+  writeFileSync(
+    join(directory, "source.mjs"),
+    `import { z } from "zod";\nexport const operations = [${body.join(", ")}];\n`,
+  );
 }
 
 describe.skipIf(skip !== undefined)("daemon lifecycle", () => {
   test("--watch swaps in a new revision that readers see whole; a broken edit keeps the old one", async () => {
     const directory = mkdtempSync(join(process.cwd(), "test", ".tmp-watch-"));
     try {
-      writeSource(directory, [{ path: "notes.pages.create", description: "Create a page." }, { path: "notes.pages.find", description: "Find pages." }]);
+      writeSource(directory, [
+        { path: "notes.pages.create", description: "Create a page." },
+        { path: "notes.pages.find", description: "Find pages." },
+      ]);
       const mnt = mountpoint("watch");
       const daemon = await startDaemon(["--watch", join(directory, "source.mjs")], mnt);
       const before = JSON.parse(sh(`cat ${quote(join(mnt, ".afi/manifest.json"))}`).stdout);
-      expect(sh(`ls ${quote(join(mnt, "notes/pages"))}`).stdout.trim().split("\n")).toContain("find.d.ts");
-      writeSource(directory, [{ path: "notes.pages.create", description: "Create a page." }, { path: "notes.pages.archive", description: "Archive a page." }]);
+      expect(
+        sh(`ls ${quote(join(mnt, "notes/pages"))}`)
+          .stdout.trim()
+          .split("\n"),
+      ).toContain("find.d.ts");
+      writeSource(directory, [
+        { path: "notes.pages.create", description: "Create a page." },
+        { path: "notes.pages.archive", description: "Archive a page." },
+      ]);
       await daemon.waitFor(/reloaded 2 operations/);
       const after = JSON.parse(sh(`cat ${quote(join(mnt, ".afi/manifest.json"))}`).stdout);
       expect(after["x-forage-stamp"]).not.toBe(before["x-forage-stamp"]);
-      const names = sh(`ls ${quote(join(mnt, "notes/pages"))}`).stdout.trim().split("\n");
+      const names = sh(`ls ${quote(join(mnt, "notes/pages"))}`)
+        .stdout.trim()
+        .split("\n");
       expect(names).toContain("archive.d.ts");
       expect(names).not.toContain("find.d.ts");
       expect(sh(`cat ${quote(join(mnt, "notes/pages/find.d.ts"))}`).stderr).toMatch(/No such file or directory/);
@@ -103,8 +129,14 @@ describe.skipIf(skip !== undefined)("daemon lifecycle", () => {
       const cli = `${quote(process.execPath)} ${quote(join(process.cwd(), "dist/cli/main.js"))}`;
       const result = sh(`${cli} export --example ${quote(target)}`);
       expect(result.status).toBe(0);
-      expect(sh(`cat ${quote(join(target, "computers/local/files/read.d.ts"))}`).stdout).toContain("computers$local$files$read_Input");
-      expect(sh(`${quote(process.execPath)} ${quote(join(process.cwd(), "node_modules/typescript/bin/tsc"))} -p ${quote(target)}`).status).toBe(0);
+      expect(sh(`cat ${quote(join(target, "computers/local/files/read.d.ts"))}`).stdout).toContain(
+        "computers$local$files$read_Input",
+      );
+      expect(
+        sh(
+          `${quote(process.execPath)} ${quote(join(process.cwd(), "node_modules/typescript/bin/tsc"))} -p ${quote(target)}`,
+        ).status,
+      ).toBe(0);
     } finally {
       rmSync(target, { recursive: true, force: true });
     }

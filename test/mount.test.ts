@@ -7,13 +7,25 @@ import { z } from "zod";
 import { createExampleCatalog, createForage } from "../src/index.js";
 import { createCatalogTree, NAMESPACE_FILE } from "../src/tree/catalog-tree.js";
 import { walkTree } from "../src/tree/walk-tree.js";
-import { freshMountpoint, mountSkipReason, removeMountpoint, sh, startDaemon, stopAllDaemons, type Daemon } from "./helpers/mount-daemon.js";
+import {
+  freshMountpoint,
+  mountSkipReason,
+  removeMountpoint,
+  sh,
+  startDaemon,
+  stopAllDaemons,
+  type Daemon,
+} from "./helpers/mount-daemon.js";
 
 const skip = mountSkipReason();
 if (skip !== undefined) console.log(`mount tests skipped: ${skip}`);
 
 const catalog = createExampleCatalog();
-const expectedTree = createCatalogTree(catalog, { revision: catalog.revision, stamp: catalog.stamp(), providerVersion: "x" });
+const expectedTree = createCatalogTree(catalog, {
+  revision: catalog.revision,
+  stamp: catalog.stamp(),
+  providerVersion: "x",
+});
 const quote = (path: string) => `'${path.replace(/'/g, "'\\''")}'`;
 
 describe.skipIf(skip !== undefined)("forage mount --example", () => {
@@ -34,22 +46,36 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
   });
 
   test("ls -f shows readdir in list order", () => {
-    const listed = sh(`ls -f ${quote(join(mnt, "computers/local/files"))}`).stdout.trim().split("\n");
+    const listed = sh(`ls -f ${quote(join(mnt, "computers/local/files"))}`)
+      .stdout.trim()
+      .split("\n");
     expect(listed).toEqual([".", "..", ...expectedTree.list("/computers/local/files").map((entry) => entry.name)]);
-    const root = sh(`ls -f ${quote(mnt)}`).stdout.trim().split("\n");
+    const root = sh(`ls -f ${quote(mnt)}`)
+      .stdout.trim()
+      .split("\n");
     expect(root).toEqual([".", "..", ...expectedTree.list("/").map((entry) => entry.name)]);
     // Operation files across the whole mount, in `find` (readdir) order, follow catalog list order.
-    const found = sh(`cd ${quote(mnt)} && find . -path ./.afi -prune -o -name '*.d.ts' ! -name '${NAMESPACE_FILE}' -print`).stdout.trim().split("\n");
-    const listedPaths = catalog.list({ limit: 50 }).results.map((summary) => `./${summary.path.split(".").join("/")}.d.ts`);
+    const found = sh(
+      `cd ${quote(mnt)} && find . -path ./.afi -prune -o -name '*.d.ts' ! -name '${NAMESPACE_FILE}' -print`,
+    )
+      .stdout.trim()
+      .split("\n");
+    const listedPaths = catalog
+      .list({ limit: 50 })
+      .results.map((summary) => `./${summary.path.split(".").join("/")}.d.ts`);
     expect(found).toEqual(listedPaths);
   });
 
   test("cat returns describe output, and stat sizes equal the bytes read", () => {
-    expect(sh(`cat ${quote(join(mnt, "computers/local/files/read.d.ts"))}`).stdout).toBe(catalog.describe("computers.local.files.read").typescript);
+    expect(sh(`cat ${quote(join(mnt, "computers/local/files/read.d.ts"))}`).stdout).toBe(
+      catalog.describe("computers.local.files.read").typescript,
+    );
     const json = JSON.parse(sh(`cat ${quote(join(mnt, "mail/messages/send.json"))}`).stdout);
     expect(json.path).toBe("mail.messages.send");
     expect(json.inputSchema.properties.to.maxItems).toBe(50);
-    const sizes = sh(`cd ${quote(mnt)} && find . -path ./.afi/search -prune -o -type f -printf '%s %p\\n'`).stdout.trim().split("\n");
+    const sizes = sh(`cd ${quote(mnt)} && find . -path ./.afi/search -prune -o -type f -printf '%s %p\\n'`)
+      .stdout.trim()
+      .split("\n");
     for (const line of sizes) {
       const [size, path] = line.split(" ") as [string, string];
       expect(Number(size), path).toBe(Number(sh(`wc -c < ${quote(join(mnt, path))}`).stdout.trim()));
@@ -59,14 +85,21 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
   test("find -type f counts every file of the tree", () => {
     const expected = [...walkTree(expectedTree)].filter(({ entry }) => entry.kind === "file").length;
     expect(Number(sh(`find ${quote(mnt)} -type f | wc -l`).stdout.trim())).toBe(expected);
-    expect(Number(sh(`find ${quote(mnt)} -type d | wc -l`).stdout.trim())).toBe([...walkTree(expectedTree)].filter(({ entry }) => entry.kind === "directory").length + 2); // + the root and .search
+    expect(Number(sh(`find ${quote(mnt)} -type d | wc -l`).stdout.trim())).toBe(
+      [...walkTree(expectedTree)].filter(({ entry }) => entry.kind === "directory").length + 2,
+    ); // + the root and .search
   });
 
   test("grep -r finds exactly the files whose text matches", () => {
     const result = sh(`grep -rl 'reads the local disk' ${quote(mnt)} | sort`);
     expect(result.status).toBe(0);
     const expected = [...walkTree(expectedTree)]
-      .filter(({ path, entry }) => entry.kind === "file" && !entry.writable && new TextDecoder().decode(expectedTree.read(path)).includes("reads the local disk"))
+      .filter(
+        ({ path, entry }) =>
+          entry.kind === "file" &&
+          !entry.writable &&
+          new TextDecoder().decode(expectedTree.read(path)).includes("reads the local disk"),
+      )
       .map(({ path }) => `${mnt}${path}`)
       .sort();
     expect(result.stdout.trim().split("\n")).toEqual(expected);
@@ -81,14 +114,42 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
         provider_version: z.string(),
         profile: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
         capabilities: z.array(z.string()),
-        search: z.object({ modes: z.array(z.enum(["exact", "regex", "semantic"])), max_results: z.number().int().min(0).max(2 ** 32 - 1) }).catchall(z.unknown()),
-        path: z.object({ case_sensitive: z.boolean(), max_length: z.number().int().min(0).max(2 ** 32 - 1) }),
+        search: z
+          .object({
+            modes: z.array(z.enum(["exact", "regex", "semantic"])),
+            max_results: z
+              .number()
+              .int()
+              .min(0)
+              .max(2 ** 32 - 1),
+          })
+          .catchall(z.unknown()),
+        path: z.object({
+          case_sensitive: z.boolean(),
+          max_length: z
+            .number()
+            .int()
+            .min(0)
+            .max(2 ** 32 - 1),
+        }),
         auth: z.object({ required: z.boolean(), methods: z.array(z.string()) }),
       })
       .catchall(z.unknown())
       .superRefine((value, context) => {
         for (const key of Object.keys(value)) {
-          if (!["afi_version", "provider", "provider_version", "profile", "capabilities", "search", "path", "auth"].includes(key) && !key.startsWith("x-")) {
+          if (
+            ![
+              "afi_version",
+              "provider",
+              "provider_version",
+              "profile",
+              "capabilities",
+              "search",
+              "path",
+              "auth",
+            ].includes(key) &&
+            !key.startsWith("x-")
+          ) {
             context.addIssue({ code: "custom", message: `unknown non-vendor field ${key}` });
           }
         }
@@ -104,7 +165,10 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
 
   test("/.search/<query>/ lists ranked results in rank order under plain ls, each reading as the .d.ts", () => {
     const directory = join(mnt, ".search", "send an email");
-    const names = sh(`ls ${quote(directory)}`).stdout.trim().split("\n").filter((name) => name !== "results.json");
+    const names = sh(`ls ${quote(directory)}`)
+      .stdout.trim()
+      .split("\n")
+      .filter((name) => name !== "results.json");
     const ranked = catalog.search("send an email", { limit: 50 }).results.map((result) => result.path);
     expect(names.map((name) => name.replace(/^\d+-/, "").replace(/\.d\.ts$/, ""))).toEqual(ranked);
     expect(sh(`cat ${quote(join(directory, names[0]!))}`).stdout).toBe(catalog.describe(ranked[0]!).typescript);
@@ -116,18 +180,28 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
     const exact = sh(`printf '%s' '{"query":"SIGKILL"}' > ${control} && cat ${control}`);
     expect(exact.status).toBe(0);
     expect(exact.stdout.endsWith("\n\n")).toBe(true);
-    const matches = exact.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const matches = exact.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(matches.length).toBeGreaterThan(0);
     for (const match of matches) expect(match.text).toContain("SIGKILL");
-    const regex = sh(`printf '%s' '{"query":{"regex":"maxItems [0-9]+","flags":"i"},"opts":{"path":"/mail","limit":3}}' > ${control} && cat ${control}`);
-    const regexMatches = regex.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const regex = sh(
+      `printf '%s' '{"query":{"regex":"maxItems [0-9]+","flags":"i"},"opts":{"path":"/mail","limit":3}}' > ${control} && cat ${control}`,
+    );
+    const regexMatches = regex.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(regexMatches).toHaveLength(3);
     for (const match of regexMatches) expect(match.path.startsWith("/mail/")).toBe(true);
     // One open for both: the answer belongs to that handle.
     const sameHandle = sh(`exec 3<>${control}; printf '%s' '{"query":"detect_language"}' >&3; cat <&3`);
     expect(sameHandle.stdout).toContain("detect_language");
     // A request left by one shell session is not handed to another (setsid starts a new one).
-    const left = sh(`printf '%s' '{"query":"SIGKILL"}' > ${control} && setsid cat ${control} | wc -c && cat ${control} | wc -l`);
+    const left = sh(
+      `printf '%s' '{"query":"SIGKILL"}' > ${control} && setsid cat ${control} | wc -c && cat ${control} | wc -l`,
+    );
     expect(left.stdout.trim().split("\n")).toEqual(["0", String(matches.length + 1)]);
     const bad = sh(`printf '%s' '{"query":{"regex":"(unclosed"}}' > ${control} && cat ${control}`);
     expect(bad.status).not.toBe(0);
@@ -135,28 +209,38 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
   });
 
   test("tsc -p <mount> reports zero errors", () => {
-    const result = sh(`${quote(process.execPath)} ${quote(join(process.cwd(), "node_modules/typescript/bin/tsc"))} -p ${quote(mnt)}`);
+    const result = sh(
+      `${quote(process.execPath)} ${quote(join(process.cwd(), "node_modules/typescript/bin/tsc"))} -p ${quote(mnt)}`,
+    );
     expect(result.stdout + result.stderr).toBe("");
     expect(result.status).toBe(0);
   });
 
   test("errnos: missing is ENOENT, writes are EROFS, .. never leaves the root", () => {
     expect(sh(`cat ${quote(join(mnt, "nope.d.ts"))}`).stderr).toMatch(/No such file or directory/);
-    expect(sh(`cat ${quote(join(mnt, "computers/local/files/nope.d.ts"))}`).stderr).toMatch(/No such file or directory/);
+    expect(sh(`cat ${quote(join(mnt, "computers/local/files/nope.d.ts"))}`).stderr).toMatch(
+      /No such file or directory/,
+    );
     expect(sh(`touch ${quote(join(mnt, "new-file"))}`).stderr).toMatch(/Read-only file system/);
     expect(sh(`echo x > ${quote(join(mnt, "README.md"))}`).stderr).toMatch(/Read-only file system|Permission denied/);
     expect(sh(`mkdir ${quote(join(mnt, "computers/new"))}`).stderr).toMatch(/Read-only file system/);
     expect(sh(`rm -f ${quote(join(mnt, "README.md"))}`).stderr).toMatch(/Read-only file system/);
-    expect(sh(`mv ${quote(join(mnt, "README.md"))} ${quote(join(mnt, "R.md"))}`).stderr).toMatch(/Read-only file system/);
+    expect(sh(`mv ${quote(join(mnt, "README.md"))} ${quote(join(mnt, "R.md"))}`).stderr).toMatch(
+      /Read-only file system/,
+    );
     expect(sh(`cd ${quote(join(mnt, "computers/local"))} && cd ../../.. && pwd`).stdout.trim()).toBe(join(mnt, ".."));
     expect(sh(`ls ${quote(join(mnt, ".search", "..", ".."))}`).status).toBe(0);
   });
 
   test("16 concurrent readers finish with no error", () => {
     const readers = Array.from({ length: 16 }, (_, index) =>
-      index % 2 === 0 ? `(find ${quote(mnt)} -path '*/.afi/search' -prune -o -type f -print0 | xargs -0 cat > /dev/null)` : `(grep -r -c maxLength ${quote(mnt)} > /dev/null)`,
+      index % 2 === 0
+        ? `(find ${quote(mnt)} -path '*/.afi/search' -prune -o -type f -print0 | xargs -0 cat > /dev/null)`
+        : `(grep -r -c maxLength ${quote(mnt)} > /dev/null)`,
     );
-    const result = sh(`${readers.map((reader) => `${reader} &`).join(" ")} fail=0; for job in $(jobs -p); do wait $job || fail=1; done; exit $fail`);
+    const result = sh(
+      `${readers.map((reader) => `${reader} &`).join(" ")} fail=0; for job in $(jobs -p); do wait $job || fail=1; done; exit $fail`,
+    );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
   });
@@ -169,8 +253,14 @@ describe.skipIf(skip !== undefined)("mount options", () => {
     const mnt = freshMountpoint("subtree");
     try {
       await startDaemon(["--example", "-o", "ro,subtree=apps.bazaar"], mnt);
-      expect(sh(`ls ${quote(mnt)}`).stdout.trim().split("\n")).toEqual([NAMESPACE_FILE, "README.md", "cart", "catalog", "tsconfig.json", "windows"]);
-      expect(sh(`cat ${quote(join(mnt, "windows/open.d.ts"))}`).stdout).toBe(catalog.describe("apps.bazaar.windows.open").typescript);
+      expect(
+        sh(`ls ${quote(mnt)}`)
+          .stdout.trim()
+          .split("\n"),
+      ).toEqual([NAMESPACE_FILE, "README.md", "cart", "catalog", "tsconfig.json", "windows"]);
+      expect(sh(`cat ${quote(join(mnt, "windows/open.d.ts"))}`).stdout).toBe(
+        catalog.describe("apps.bazaar.windows.open").typescript,
+      );
       expect(sh(`ls ${quote(join(mnt, "computers"))}`).stderr).toMatch(/No such file or directory/);
     } finally {
       await stopAllDaemons();
@@ -183,13 +273,21 @@ describe.skipIf(skip !== undefined)("mount options", () => {
     try {
       await startDaemon(["--example", "-o", `bound=${join(process.cwd(), "test/fixtures/sources/bound.txt")}`], mnt);
       const guest = createForage(catalog, { bound: ["mail.**", "computers.local.files.read"] });
-      expect(sh(`find ${quote(mnt)} -name '*.d.ts' ! -name '${NAMESPACE_FILE}' | wc -l`).stdout.trim()).toBe(String(guest.list().total));
-      expect(sh(`cat ${quote(join(mnt, "computers/local/files/write.d.ts"))}`).stderr).toMatch(/No such file or directory/);
-      expect(sh(`cat ${quote(join(mnt, "apps/bazaar/cart/checkout.d.ts"))}`).stderr).toMatch(/No such file or directory/);
+      expect(sh(`find ${quote(mnt)} -name '*.d.ts' ! -name '${NAMESPACE_FILE}' | wc -l`).stdout.trim()).toBe(
+        String(guest.list().total),
+      );
+      expect(sh(`cat ${quote(join(mnt, "computers/local/files/write.d.ts"))}`).stderr).toMatch(
+        /No such file or directory/,
+      );
+      expect(sh(`cat ${quote(join(mnt, "apps/bazaar/cart/checkout.d.ts"))}`).stderr).toMatch(
+        /No such file or directory/,
+      );
       expect(sh(`cat ${quote(join(mnt, "computers/local/files/read.d.ts"))}`).status).toBe(0);
       const searched = sh(`cat ${quote(join(mnt, ".search/buy the cart/results.json"))}`).stdout;
       expect(searched).not.toContain("apps.bazaar");
-      expect(JSON.parse(sh(`cat ${quote(join(mnt, ".afi/manifest.json"))}`).stdout)["x-forage-operations"]).toBe(guest.list().total);
+      expect(JSON.parse(sh(`cat ${quote(join(mnt, ".afi/manifest.json"))}`).stdout)["x-forage-operations"]).toBe(
+        guest.list().total,
+      );
       expect(sh(`grep -r bazaar ${quote(mnt)}`).stdout).toBe("");
     } finally {
       await stopAllDaemons();
@@ -202,8 +300,14 @@ describe.skipIf(skip !== undefined)("mount options", () => {
     try {
       const spec = join(process.cwd(), "..", "shared", "fixtures", "openapi-examples", "v3.1", "tictactoe.yaml");
       await startDaemon([`ttt=${spec}`, `stock=${join(process.cwd(), "test/fixtures/sources/catalog.yaml")}`], mnt);
-      expect(sh(`ls ${quote(join(mnt, "ttt"))}`).stdout.trim().split("\n")).toEqual(expect.arrayContaining(["get_board.d.ts", "put_square.json"]));
-      expect(sh(`cat ${quote(join(mnt, "stock/inventory/items/get.d.ts"))}`).stdout).toContain("stock$inventory$items$get_Input");
+      expect(
+        sh(`ls ${quote(join(mnt, "ttt"))}`)
+          .stdout.trim()
+          .split("\n"),
+      ).toEqual(expect.arrayContaining(["get_board.d.ts", "put_square.json"]));
+      expect(sh(`cat ${quote(join(mnt, "stock/inventory/items/get.d.ts"))}`).stdout).toContain(
+        "stock$inventory$items$get_Input",
+      );
       expect(sh(`ls ${quote(join(mnt, ".search", "mark a square"))}`).stdout).toMatch(/^01-ttt\.put_square\.d\.ts$/m);
     } finally {
       await stopAllDaemons();
@@ -216,18 +320,28 @@ describe.skipIf(skip !== undefined)("mount options", () => {
     try {
       const daemon = await startDaemon(["--example", "-o", "ro"], mnt);
       expect(daemon.output()).toContain("(read-only, without the /.afi/search control file;");
-      const line = readFileSync("/proc/self/mountinfo", "utf8").split("\n").find((l) => l.split(" ")[4] === mnt);
+      const line = readFileSync("/proc/self/mountinfo", "utf8")
+        .split("\n")
+        .find((l) => l.split(" ")[4] === mnt);
       expect(line!.split(" ")[5]!.split(",")).toContain("ro");
       // Nothing can write a control file on a read-only mount, so AFI search is not offered (afi.md, "Manifest").
       const manifest = JSON.parse(sh(`cat ${quote(join(mnt, ".afi/manifest.json"))}`).stdout);
       expect(manifest.profile).toBe(1);
       expect(manifest.capabilities).toEqual(["stat", "list", "read"]);
       expect(manifest.search.modes).toEqual([]);
-      expect(sh(`ls -f ${quote(join(mnt, ".afi"))}`).stdout.trim().split("\n")).toEqual([".", "..", "manifest.json"]);
+      expect(
+        sh(`ls -f ${quote(join(mnt, ".afi"))}`)
+          .stdout.trim()
+          .split("\n"),
+      ).toEqual([".", "..", "manifest.json"]);
       expect(sh(`echo '{"query":"x"}' > ${quote(join(mnt, ".afi/search"))}`).stderr).toMatch(/Read-only file system/);
       expect(sh(`cat ${quote(join(mnt, "README.md"))}`).stdout).toContain("this mount is read-only");
-      expect(sh(`cat ${quote(join(mnt, "computers/local/files/read.d.ts"))}`).stdout).toBe(catalog.describe("computers.local.files.read").typescript);
-      expect(sh(`ls ${quote(join(mnt, ".search", "send an email"))}`).stdout).toMatch(/^01-mail\.messages\.send\.d\.ts$/m);
+      expect(sh(`cat ${quote(join(mnt, "computers/local/files/read.d.ts"))}`).stdout).toBe(
+        catalog.describe("computers.local.files.read").typescript,
+      );
+      expect(sh(`ls ${quote(join(mnt, ".search", "send an email"))}`).stdout).toMatch(
+        /^01-mail\.messages\.send\.d\.ts$/m,
+      );
       expect(sh(`grep -rl 'reads the local disk' ${quote(mnt)}`).status).toBe(0);
     } finally {
       await stopAllDaemons();

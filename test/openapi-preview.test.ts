@@ -23,7 +23,10 @@ interface Run {
 async function preview(...argv: string[]): Promise<Run> {
   let stdout = "";
   let stderr = "";
-  const code = await runOpenApiPreview(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  const code = await runOpenApiPreview(argv, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
   return { code, stdout, stderr };
 }
 
@@ -49,7 +52,11 @@ const SPEC = JSON.stringify({
   servers: [{ url: "https://api.example.com" }],
   paths: {
     "/items": {
-      get: { operationId: "listItems", parameters: [{ name: "token", in: "query", schema: { type: "string" } }], responses: { "204": { description: "" } } },
+      get: {
+        operationId: "listItems",
+        parameters: [{ name: "token", in: "query", schema: { type: "string" } }],
+        responses: { "204": { description: "" } },
+      },
       trace: { responses: { "204": { description: "" } } },
     },
     "/items/\u001b[2J{id}": { get: { responses: { "204": { description: "" } } } },
@@ -63,7 +70,9 @@ describe("forage openapi preview", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain("Preview 2 (OpenAPI 3.0; provider text is third-party)");
     expect(run.stdout).toContain("servers (hints only): https://api.example.com");
-    expect(run.stdout).toMatch(/supported operations: 1\n\s+METHOD\s+PATH\s+NAME\s+EFFECT\n\s+GET\s+\/items\s+listItems\s+read\n/);
+    expect(run.stdout).toMatch(
+      /supported operations: 1\n\s+METHOD\s+PATH\s+NAME\s+EFFECT\n\s+GET\s+\/items\s+listItems\s+read\n/,
+    );
     expect(run.stdout).toContain("unsupported operations: 2");
     expect(run.stdout).toMatch(/TRACE\s+\/items\s+TRACE is unsupported/);
   });
@@ -77,9 +86,19 @@ describe("forage openapi preview", () => {
   it("prints JSON with --json: rows and hints, never validators", async () => {
     const run = await preview(write("spec.json", SPEC), "--json");
     expect(run.code).toBe(0);
-    const parsed = JSON.parse(run.stdout) as { operations: Array<Record<string, unknown>>; unsupported: unknown[]; servers: unknown[] };
+    const parsed = JSON.parse(run.stdout) as {
+      operations: Array<Record<string, unknown>>;
+      unsupported: unknown[];
+      servers: unknown[];
+    };
     expect(parsed.operations).toHaveLength(1);
-    expect(parsed.operations[0]).toMatchObject({ name: "listItems", method: "GET", path: "/items", effect: "read", call: { queryParams: ["token"] } });
+    expect(parsed.operations[0]).toMatchObject({
+      name: "listItems",
+      method: "GET",
+      path: "/items",
+      effect: "read",
+      call: { queryParams: ["token"] },
+    });
     expect(parsed.operations[0]).not.toHaveProperty("input");
     expect(parsed.unsupported).toHaveLength(2);
     expect(parsed.servers).toEqual([{ url: "https://api.example.com", relative: false }]);
@@ -92,11 +111,19 @@ describe("forage openapi preview", () => {
   });
 
   it("refuses a Swagger 2 spec in one line, saying to convert it", async () => {
-    expectOneLineRefusal(await preview(join(EXAMPLES, "v2.0/yaml/petstore.yaml")), 1, /convert the spec to OpenAPI 3\.0 or 3\.1 first .*\(unsupported\)\n$/);
+    expectOneLineRefusal(
+      await preview(join(EXAMPLES, "v2.0/yaml/petstore.yaml")),
+      1,
+      /convert the spec to OpenAPI 3\.0 or 3\.1 first .*\(unsupported\)\n$/,
+    );
   });
 
   it("refuses a YAML alias bomb in one line", async () => {
-    expectOneLineRefusal(await preview(join(import.meta.dirname, "fixtures/openapi/billion-laughs.yaml")), 1, /YAML aliases are refused/);
+    expectOneLineRefusal(
+      await preview(join(import.meta.dirname, "fixtures/openapi/billion-laughs.yaml")),
+      1,
+      /YAML aliases are refused/,
+    );
   });
 
   it("refuses invalid YAML in one line", async () => {
@@ -104,7 +131,11 @@ describe("forage openapi preview", () => {
   });
 
   it("refuses a file over 2 MiB before reading it", async () => {
-    expectOneLineRefusal(await preview(write("huge.json", " ".repeat(2 * 1024 * 1024 + 1))), 1, /limited to 2097152 \(2 MiB\)/);
+    expectOneLineRefusal(
+      await preview(write("huge.json", " ".repeat(2 * 1024 * 1024 + 1))),
+      1,
+      /limited to 2097152 \(2 MiB\)/,
+    );
   });
 
   it("refuses a missing file in one line", async () => {

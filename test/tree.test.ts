@@ -1,13 +1,24 @@
 // The virtual tree without FUSE: issue 3 "The tree (src/tree)" and ../shared/afi.md (paths, errors, search).
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createCatalog, createExampleCatalog, createForage, scaledExampleOperations, type Catalog } from "../src/index.js";
+import {
+  createCatalog,
+  createExampleCatalog,
+  createForage,
+  scaledExampleOperations,
+  type Catalog,
+} from "../src/index.js";
 import { createCatalogTree, NAMESPACE_FILE } from "../src/tree/catalog-tree.js";
 import { TreeError, type VirtualTree } from "../src/tree/virtual-tree.js";
 
 const catalog = createExampleCatalog();
 const treeOf = (source: Catalog, subtree?: string) =>
-  createCatalogTree(source, { revision: source.revision, stamp: source.stamp(), providerVersion: "0.0.0-test", subtree });
+  createCatalogTree(source, {
+    revision: source.revision,
+    stamp: source.stamp(),
+    providerVersion: "0.0.0-test",
+    subtree,
+  });
 const tree = treeOf(catalog);
 const text = (target: VirtualTree, path: string) => new TextDecoder().decode(target.read(path));
 const names = (target: VirtualTree, path: string) => target.list(path).map((entry) => entry.name);
@@ -26,8 +37,10 @@ function allOperationsInTreeOrder(target: VirtualTree, directory = "/"): string[
   const found: string[] = [];
   for (const entry of target.list(directory)) {
     const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
-    if (entry.kind === "directory" && !entry.name.startsWith(".")) found.push(...allOperationsInTreeOrder(target, path));
-    if (entry.kind === "file" && entry.name.endsWith(".d.ts") && entry.name !== NAMESPACE_FILE) found.push(path.slice(1, -5).split("/").join("."));
+    if (entry.kind === "directory" && !entry.name.startsWith("."))
+      found.push(...allOperationsInTreeOrder(target, path));
+    if (entry.kind === "file" && entry.name.endsWith(".d.ts") && entry.name !== NAMESPACE_FILE)
+      found.push(path.slice(1, -5).split("/").join("."));
   }
   return found;
 }
@@ -35,7 +48,9 @@ function allOperationsInTreeOrder(target: VirtualTree, directory = "/"): string[
 describe("layout", () => {
   test("namespaces are directories and each operation has .d.ts and .json from describe", () => {
     expect(tree.stat("/computers/local/files").kind).toBe("directory");
-    expect(text(tree, "/computers/local/files/read.d.ts")).toBe(catalog.describe("computers.local.files.read").typescript);
+    expect(text(tree, "/computers/local/files/read.d.ts")).toBe(
+      catalog.describe("computers.local.files.read").typescript,
+    );
     const json = JSON.parse(text(tree, "/computers/local/files/read.json"));
     const description = catalog.describe("computers.local.files.read");
     expect(json).toEqual({
@@ -59,7 +74,19 @@ describe("layout", () => {
     } while (cursor !== null);
     expect(allOperationsInTreeOrder(tree)).toEqual(listed);
     expect(names(tree, "/").slice(0, 5)).toEqual([NAMESPACE_FILE, ".afi", ".search", "README.md", "tsconfig.json"]);
-    expect(names(tree, "/computers/local/files")).toEqual([NAMESPACE_FILE, "delete.d.ts", "delete.json", "list.d.ts", "list.json", "read.d.ts", "read.json", "search.d.ts", "search.json", "write.d.ts", "write.json"]);
+    expect(names(tree, "/computers/local/files")).toEqual([
+      NAMESPACE_FILE,
+      "delete.d.ts",
+      "delete.json",
+      "list.d.ts",
+      "list.json",
+      "read.d.ts",
+      "read.json",
+      "search.d.ts",
+      "search.json",
+      "write.d.ts",
+      "write.json",
+    ]);
   });
 
   test("stat sizes equal the bytes read", () => {
@@ -75,7 +102,11 @@ describe("layout", () => {
 
   test("namespace description files never collide with operation names, and are absent when too large", () => {
     const input = z.object({ id: z.string() });
-    const wide = z.object(Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`field${index}`, z.string().max(100).describe(`Field ${index}.`)])));
+    const wide = z.object(
+      Object.fromEntries(
+        Array.from({ length: 40 }, (_, index) => [`field${index}`, z.string().max(100).describe(`Field ${index}.`)]),
+      ),
+    );
     const odd = createCatalog({
       revision: "r",
       operations: [
@@ -85,7 +116,13 @@ describe("layout", () => {
       ],
     });
     const oddTree = treeOf(odd);
-    expect(names(oddTree, "/ns")).toEqual([NAMESPACE_FILE, "index.d.ts", "index.json", "namespace.d.ts", "namespace.json"]);
+    expect(names(oddTree, "/ns")).toEqual([
+      NAMESPACE_FILE,
+      "index.d.ts",
+      "index.json",
+      "namespace.d.ts",
+      "namespace.json",
+    ]);
     expect(text(oddTree, `/ns/${NAMESPACE_FILE}`)).toBe(odd.describe("ns").typescript);
     expect(names(oddTree, "/big")).not.toContain(NAMESPACE_FILE);
     expect(errorCode(() => oddTree.stat(`/big/${NAMESPACE_FILE}`))).toBe("not_found");
@@ -124,7 +161,11 @@ describe("/.search/<query>/", () => {
     expect(entries.map((entry) => entry.name.replace(/^\d+-/, "").replace(/\.d\.ts$/, ""))).toEqual(expected);
     expect(entries[0]).toMatchObject({ kind: "symlink", target: "../../mail/messages/send.d.ts" });
     expect(tree.readlink(`/.search/send an email/${entries[0]!.name}`)).toBe("../../mail/messages/send.d.ts");
-    expect(JSON.parse(text(tree, "/.search/send an email/results.json")).results.map((result: { path: string }) => result.path)).toEqual(expected);
+    expect(
+      JSON.parse(text(tree, "/.search/send an email/results.json")).results.map(
+        (result: { path: string }) => result.path,
+      ),
+    ).toEqual(expected);
   });
 
   test("the /.search root lists nothing and an unmatched query is an empty directory with results.json", () => {
@@ -146,7 +187,10 @@ describe("/.afi/search control file", () => {
   test("exact mode returns NDJSON matches in (path, line) order, ended by an empty line", async () => {
     const answer = await ask(tree, { query: "maxLength 4096", opts: { limit: 5 } });
     expect(answer.endsWith("\n\n")).toBe(true);
-    const matches = answer.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const matches = answer
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(matches).toHaveLength(5);
     for (const match of matches) {
       expect(match.text).toContain("maxLength 4096");
@@ -158,7 +202,10 @@ describe("/.afi/search control file", () => {
   });
 
   test("regex mode with flags and a path scope", async () => {
-    const matches = (await ask(tree, { query: { regex: "SIG(TERM|KILL)", flags: "i" }, opts: { path: "/computers" } })).trimEnd().split("\n").map((line) => JSON.parse(line));
+    const matches = (await ask(tree, { query: { regex: "SIG(TERM|KILL)", flags: "i" }, opts: { path: "/computers" } }))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(matches.length).toBeGreaterThan(0);
     for (const match of matches) expect(match.path.startsWith("/computers/")).toBe(true);
   });
@@ -224,8 +271,16 @@ describe("/.afi/search control file", () => {
   });
 
   test("match text is at most 256 characters", async () => {
-    const long = createCatalog({ revision: "r", operations: [{ path: "a.b", input: z.object({}), description: `${"word ".repeat(300)}needle ${"tail ".repeat(300)}` }] });
-    const [match] = (await ask(treeOf(long), { query: "needle" })).trimEnd().split("\n").map((line) => JSON.parse(line));
+    const long = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "a.b", input: z.object({}), description: `${"word ".repeat(300)}needle ${"tail ".repeat(300)}` },
+      ],
+    });
+    const [match] = (await ask(treeOf(long), { query: "needle" }))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(match.text.length).toBeLessThanOrEqual(256);
     expect(match.text).toContain("needle");
   });
@@ -245,7 +300,11 @@ describe("errors and cloaking", () => {
 
   test("subtree mounts one namespace as the root", () => {
     const sub = treeOf(catalog, "apps.bazaar");
-    expect(names(sub, "/").filter((name) => !name.startsWith(".") && !name.includes("."))).toEqual(["cart", "catalog", "windows"]);
+    expect(names(sub, "/").filter((name) => !name.startsWith(".") && !name.includes("."))).toEqual([
+      "cart",
+      "catalog",
+      "windows",
+    ]);
     expect(text(sub, "/windows/open.d.ts")).toBe(catalog.describe("apps.bazaar.windows.open").typescript);
     expect(errorCode(() => sub.stat("/computers"))).toBe("not_found");
     expect(text(sub, `/${NAMESPACE_FILE}`)).toBe(catalog.describe("apps.bazaar").typescript);
@@ -266,10 +325,15 @@ describe("errors and cloaking", () => {
 
   test("a bound view hides unbound operations everywhere", () => {
     const guest = createForage(catalog, { bound: ["mail.**"] });
-    const bound = createCatalogTree(guest, { revision: catalog.revision, stamp: catalog.stamp(), providerVersion: "0" });
+    const bound = createCatalogTree(guest, {
+      revision: catalog.revision,
+      stamp: catalog.stamp(),
+      providerVersion: "0",
+    });
     expect(names(bound, "/").filter((name) => !name.startsWith(".") && !name.includes("."))).toEqual(["mail"]);
     expect(errorCode(() => bound.stat("/computers/local/files/read.d.ts"))).toBe("not_found");
-    for (const entry of bound.list("/.search/read a file")) if (entry.kind === "symlink") expect(entry.target).toMatch(/^\.\.\/\.\.\/mail\//);
+    for (const entry of bound.list("/.search/read a file"))
+      if (entry.kind === "symlink") expect(entry.target).toMatch(/^\.\.\/\.\.\/mail\//);
     expect(text(bound, "/.search/read a file/results.json")).not.toContain("computers");
   });
 });

@@ -42,6 +42,8 @@ function compileListOutput(api: AppToolFamilyApi): z.ZodType {
   } catch (error) {
     if (!isForageError(error)) throw error;
     // The signed output schema itself is unusable; say so instead of blaming the reply.
-    throw new ForageError(error.code, `Output schema of ${api.listMethod.name}: ${error.message}`, { ...error.details });
+    throw new ForageError(error.code, `Output schema of ${api.listMethod.name}: ${error.message}`, {
+      ...error.details,
+    });
   }
 }

@@ -33,7 +33,13 @@ function compileRow(row: AppToolListingRow): AppToolRow {
   const output = row.outputSchema === undefined ? undefined : jsonSchemaToZod(row.outputSchema);
   // A copy, so later changes to the App's reply object cannot change the row.
   const data = frozenJsonCopy(row as unknown as JsonObject);
-  const compiled: { name: string; description?: string; input: z.ZodType; output?: z.ZodType; data: Readonly<JsonObject> } = {
+  const compiled: {
+    name: string;
+    description?: string;
+    input: z.ZodType;
+    output?: z.ZodType;
+    data: Readonly<JsonObject>;
+  } = {
     name: row.name,
     input,
     data,

@@ -27,9 +27,13 @@ export function readListingEnvelope(reply: unknown): AppToolListingReply {
   if (!parsed.data.indexed) return { indexed: false };
   const rows = parsed.data.rows ?? [];
   if (rows.length > MAX_APP_TOOL_ROWS) {
-    throw new ForageError("too_large", `App tool listing has ${rows.length} rows; at most ${MAX_APP_TOOL_ROWS} are allowed`, {
-      limit: MAX_APP_TOOL_ROWS,
-    });
+    throw new ForageError(
+      "too_large",
+      `App tool listing has ${rows.length} rows; at most ${MAX_APP_TOOL_ROWS} are allowed`,
+      {
+        limit: MAX_APP_TOOL_ROWS,
+      },
+    );
   }
   const checked = z.array(row).safeParse(rows);
   if (!checked.success) throw invalidArgument("App tool listing rows", prefixRows(checked.error));
@@ -47,9 +51,13 @@ function assertUniqueNames(names: readonly string[]): void {
   const seen = new Set<string>();
   names.forEach((name, index) => {
     if (seen.has(name)) {
-      throw new ForageError("invalid_argument", `App tool listing rows is invalid at /rows/${index}/name: duplicate tool name "${name}"`, {
-        issues: [{ path: `/rows/${index}/name`, message: `duplicate tool name "${name}"` }],
-      });
+      throw new ForageError(
+        "invalid_argument",
+        `App tool listing rows is invalid at /rows/${index}/name: duplicate tool name "${name}"`,
+        {
+          issues: [{ path: `/rows/${index}/name`, message: `duplicate tool name "${name}"` }],
+        },
+      );
     }
     seen.add(name);
   });

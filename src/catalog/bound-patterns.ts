@@ -15,7 +15,11 @@ export function boundMatcher(patterns: readonly string[]): (path: string) => boo
   for (const pattern of patterns) {
     if (pattern.includes("*")) expressions.push(patternExpression(pattern));
     else if (pathProblem(pattern) === undefined) exact.add(pattern);
-    else throw new ForageError("invalid_argument", `bound pattern ${JSON.stringify(pattern)} is not an operation path: ${pathProblem(pattern) as string}`);
+    else
+      throw new ForageError(
+        "invalid_argument",
+        `bound pattern ${JSON.stringify(pattern)} is not an operation path: ${pathProblem(pattern) as string}`,
+      );
   }
   return (path) => exact.has(path) || expressions.some((expression) => expression.test(path));
 }
@@ -25,7 +29,10 @@ function patternExpression(pattern: string): RegExp {
   const parts = segments.map((segment, index) => {
     if (segment === "**" && index === segments.length - 1) return "[A-Za-z0-9_.]+";
     if (!/^[A-Za-z0-9_*]+$/.test(segment) || segment.includes("**")) {
-      throw new ForageError("invalid_argument", `bound pattern ${JSON.stringify(pattern)}: segment ${JSON.stringify(segment)} is not an identifier with *, or a last **`);
+      throw new ForageError(
+        "invalid_argument",
+        `bound pattern ${JSON.stringify(pattern)}: segment ${JSON.stringify(segment)} is not an identifier with *, or a last **`,
+      );
     }
     return segment.replace(/\*/g, "[A-Za-z0-9_]*");
   });

@@ -13,12 +13,18 @@ export function canonicalJson(value: unknown): string {
 /** The canonical text of a value, or undefined where JSON.stringify would omit it. */
 function encode(value: unknown): string | undefined {
   switch (typeof value) {
-    case "string": return JSON.stringify(value);
-    case "number": return Number.isFinite(value) ? String(value) : "null";
-    case "boolean": return value ? "true" : "false";
-    case "object": break;
-    case "bigint": throw new TypeError("Do not know how to serialize a BigInt");
-    default: return undefined; // undefined, functions and symbols, as JSON.stringify leaves them out
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      break;
+    case "bigint":
+      throw new TypeError("Do not know how to serialize a BigInt");
+    default:
+      return undefined; // undefined, functions and symbols, as JSON.stringify leaves them out
   }
   if (value === null) return "null";
   const toJson = (value as { toJSON?: unknown }).toJSON;

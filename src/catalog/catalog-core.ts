@@ -26,7 +26,11 @@ export interface CatalogCore {
  * sorted operations. `metadata[doc]` is the metadata text of
  * operation `doc`: equal texts mean equivalent operations.
  */
-export function buildCatalogCore(operations: readonly PreparedOperation[], stamp: string, metadata: readonly string[]): CatalogCore {
+export function buildCatalogCore(
+  operations: readonly PreparedOperation[],
+  stamp: string,
+  metadata: readonly string[],
+): CatalogCore {
   const groups = new Map<string, number[]>();
   const equivalents = operations.map((_operation, doc) => {
     const key = metadata[doc] as string;

@@ -1,8 +1,13 @@
 import { ForageError } from "../forage-error.js";
 import { declareEnv } from "../describe/env-declaration.js";
 import {
-  DEFAULT_LIST_LIMIT, DEFAULT_SEARCH_LIMIT, MAX_DESCRIPTION_RESPONSE, MAX_LIST_LIMIT, MAX_QUERY_LENGTH,
-  MAX_SEARCH_LIMIT, MIN_LIST_LIMIT,
+  DEFAULT_LIST_LIMIT,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_DESCRIPTION_RESPONSE,
+  MAX_LIST_LIMIT,
+  MAX_QUERY_LENGTH,
+  MAX_SEARCH_LIMIT,
+  MIN_LIST_LIMIT,
 } from "./bounds.js";
 import { declarationHeader, type CatalogCore } from "./catalog-core.js";
 import { cursorScope, decodeCursor, encodeCursor } from "./list-cursor.js";
@@ -11,8 +16,16 @@ import { sha256Hex } from "./canonical-json.js";
 import { searchDocumentOf, type PreparedOperation } from "./prepared-operation.js";
 import { SearchIndex } from "../search/search-index.js";
 import type {
-  Description, DescribeOptions, Forage, ListOptions, ListPage, NamespaceDescription, OperationDescription, SearchOptions,
-  SearchResult, Summary,
+  Description,
+  DescribeOptions,
+  Forage,
+  ListOptions,
+  ListPage,
+  NamespaceDescription,
+  OperationDescription,
+  SearchOptions,
+  SearchResult,
+  Summary,
 } from "./types.js";
 
 /**
@@ -43,8 +56,11 @@ export class CatalogView implements Forage {
     this.isVisible = new Uint8Array(core.operations.length);
     for (const doc of visible) this.isVisible[doc] = 1;
     const whole = visible.length === core.operations.length;
-    this.stamp = bindingKey === "all" ? core.stamp : `sha256:${sha256Hex(visible.map((doc) => core.digests[doc]).join("\n"))}`;
-    this.index = whole ? core.index : SearchIndex.build(visible.map((doc) => searchDocumentOf(core.operations[doc] as PreparedOperation)));
+    this.stamp =
+      bindingKey === "all" ? core.stamp : `sha256:${sha256Hex(visible.map((doc) => core.digests[doc]).join("\n"))}`;
+    this.index = whole
+      ? core.index
+      : SearchIndex.build(visible.map((doc) => searchDocumentOf(core.operations[doc] as PreparedOperation)));
   }
 
   /** One page of operations in list order. */
@@ -57,14 +73,22 @@ export class CatalogView implements Forage {
     const offset = options.cursor == null ? 0 : decodeCursor(options.cursor, scope, total);
     const pageEnd = Math.min(total, offset + limit);
     const results = this.visible.slice(start + offset, start + pageEnd).map((doc) => this.operation(doc).summary);
-    return { results, total, catalogStamp: this.stamp, nextCursor: pageEnd < total ? encodeCursor(scope, pageEnd) : null };
+    return {
+      results,
+      total,
+      catalogStamp: this.stamp,
+      nextCursor: pageEnd < total ? encodeCursor(scope, pageEnd) : null,
+    };
   }
 
   /** Ranked matches, equivalent operations merged into one result with `peers`. */
   search(query: string, options: SearchOptions = {}): SearchResult {
     if (typeof query !== "string") throw new ForageError("invalid_argument", "the query must be a string");
     if (query.length > MAX_QUERY_LENGTH) {
-      throw new ForageError("invalid_argument", `the query is ${query.length} characters, over the bound of ${MAX_QUERY_LENGTH}`);
+      throw new ForageError(
+        "invalid_argument",
+        `the query is ${query.length} characters, over the bound of ${MAX_QUERY_LENGTH}`,
+      );
     }
     const limit = checkedLimit(options.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
     const namespace = checkedNamespace(options.namespace);
@@ -73,25 +97,40 @@ export class CatalogView implements Forage {
     const results: Summary[] = [];
     const merged = new Set<number>();
     // The whole view's index numbers documents as the core does; a narrowed view's numbers its visible ones.
-    const docOf = this.index === this.core.index ? (position: number) => position : (position: number) => this.visible[position] as number;
-    this.index.rank(query, (position) => accept(docOf(position)), (ranked) => {
-      const match = docOf(ranked.doc);
-      if (merged.has(match)) return true;
-      const group = (this.core.equivalents[match] ?? []).filter((doc) => doc !== match && accept(doc));
-      for (const peer of group) merged.add(peer);
-      const summary = this.operation(match).summary;
-      results.push(Object.freeze({ ...summary, score: ranked.score, peers: Object.freeze(group.map((doc) => this.operation(doc).path)) }));
-      return results.length < limit;
-    });
+    const docOf =
+      this.index === this.core.index
+        ? (position: number) => position
+        : (position: number) => this.visible[position] as number;
+    this.index.rank(
+      query,
+      (position) => accept(docOf(position)),
+      (ranked) => {
+        const match = docOf(ranked.doc);
+        if (merged.has(match)) return true;
+        const group = (this.core.equivalents[match] ?? []).filter((doc) => doc !== match && accept(doc));
+        for (const peer of group) merged.add(peer);
+        const summary = this.operation(match).summary;
+        results.push(
+          Object.freeze({
+            ...summary,
+            score: ranked.score,
+            peers: Object.freeze(group.map((doc) => this.operation(doc).path)),
+          }),
+        );
+        return results.length < limit;
+      },
+    );
     return { results, catalogStamp: this.stamp };
   }
 
   /** The description of one operation, or of a namespace's operations. */
   describe(pathOrNamespace: string, options: DescribeOptions = {}): Description {
-    if (typeof pathOrNamespace !== "string") throw new ForageError("invalid_argument", "describe takes a path or namespace string");
+    if (typeof pathOrNamespace !== "string")
+      throw new ForageError("invalid_argument", "describe takes a path or namespace string");
     const doc = this.core.byPath.get(pathOrNamespace);
     if (doc !== undefined && this.isVisible[doc] === 1) {
-      if (options.select !== undefined) throw new ForageError("invalid_argument", "select applies to a namespace, not to one operation");
+      if (options.select !== undefined)
+        throw new ForageError("invalid_argument", "select applies to a namespace, not to one operation");
       return this.operationDescription(doc);
     }
     return this.describeNamespace(pathOrNamespace, options.select);
@@ -102,7 +141,8 @@ export class CatalogView implements Forage {
     const prepared = this.core.descriptions[doc] as OperationDescription;
     if (this.stamp === this.core.stamp) return prepared;
     let restamped = this.operationDescriptions.get(doc);
-    if (restamped === undefined) this.operationDescriptions.set(doc, (restamped = Object.freeze({ ...prepared, catalogStamp: this.stamp })));
+    if (restamped === undefined)
+      this.operationDescriptions.set(doc, (restamped = Object.freeze({ ...prepared, catalogStamp: this.stamp })));
     return restamped;
   }
 
@@ -120,7 +160,10 @@ export class CatalogView implements Forage {
 
   private selected(namespace: string, select: readonly string[]): number[] {
     if (!Array.isArray(select) || select.length === 0 || select.some((name) => typeof name !== "string")) {
-      throw new ForageError("invalid_argument", "select must be a non-empty array of operation paths relative to the namespace");
+      throw new ForageError(
+        "invalid_argument",
+        "select must be a non-empty array of operation paths relative to the namespace",
+      );
     }
     const docs = new Set<number>();
     for (const name of select) {
@@ -174,13 +217,20 @@ export class CatalogView implements Forage {
 
 /** The frozen public surface of a view. */
 export function forageOf(view: CatalogView): Forage {
-  return Object.freeze({ list: view.list.bind(view), search: view.search.bind(view), describe: view.describe.bind(view) });
+  return Object.freeze({
+    list: view.list.bind(view),
+    search: view.search.bind(view),
+    describe: view.describe.bind(view),
+  });
 }
 
 function checkedLimit(limit: unknown, fallback: number, max: number): number {
   if (limit === undefined) return fallback;
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < MIN_LIST_LIMIT || limit > max) {
-    throw new ForageError("invalid_argument", `limit must be an integer from ${MIN_LIST_LIMIT} to ${max}; got ${String(limit)}`);
+    throw new ForageError(
+      "invalid_argument",
+      `limit must be an integer from ${MIN_LIST_LIMIT} to ${max}; got ${String(limit)}`,
+    );
   }
   return limit;
 }

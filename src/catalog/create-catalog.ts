@@ -15,7 +15,10 @@ const cores = new WeakMap<Catalog, CatalogCore>();
 export function coreOf(catalog: Catalog): CatalogCore {
   const core = cores.get(catalog);
   if (core === undefined) {
-    throw new ForageError("invalid_argument", "not a catalog made by this copy of createCatalog (a second copy of the package?); pass its operations to createCatalog here instead");
+    throw new ForageError(
+      "invalid_argument",
+      "not a catalog made by this copy of createCatalog (a second copy of the package?); pass its operations to createCatalog here instead",
+    );
   }
   return core;
 }
@@ -25,15 +28,26 @@ export function createCatalog(definition: CatalogDefinition): Catalog {
   const revision = checkedRevision(definition);
   const entries = prepareAll(definition.operations);
   const operations = entries.map((entry) => entry.operation);
-  const core = buildCatalogCore(operations, stampOf(entries), entries.map((entry) => entry.metadata));
-  const view = forageOf(new CatalogView(core, operations.map((_operation, doc) => doc), "all"));
+  const core = buildCatalogCore(
+    operations,
+    stampOf(entries),
+    entries.map((entry) => entry.metadata),
+  );
+  const view = forageOf(
+    new CatalogView(
+      core,
+      operations.map((_operation, doc) => doc),
+      "all",
+    ),
+  );
   const catalog: Catalog = Object.freeze({ ...view, revision, size: operations.length, stamp: () => core.stamp });
   cores.set(catalog, core);
   return catalog;
 }
 
 function checkedRevision(definition: CatalogDefinition): string {
-  if (definition === null || typeof definition !== "object") throw new ForageError("invalid_catalog", "the catalog definition is not an object");
+  if (definition === null || typeof definition !== "object")
+    throw new ForageError("invalid_catalog", "the catalog definition is not an object");
   const { revision } = definition;
   if (typeof revision !== "string" || revision.length === 0 || revision.length > 256) {
     throw new ForageError("invalid_catalog", "revision must be a non-empty string of at most 256 characters");
@@ -53,7 +67,9 @@ function prepareAll(definitions: unknown): PreparedEntry[] {
     const entry = prepareOperation(definition, index, projections);
     const { operation } = entry;
     if (seen.has(operation.path)) {
-      throw new ForageError("invalid_catalog", `operation ${JSON.stringify(operation.path)}: duplicate path`, { path: operation.path });
+      throw new ForageError("invalid_catalog", `operation ${JSON.stringify(operation.path)}: duplicate path`, {
+        path: operation.path,
+      });
     }
     seen.add(operation.path);
     metadata += operation.metadataSize;
@@ -67,8 +83,11 @@ function prepareAll(definitions: unknown): PreparedEntry[] {
     return entry;
   });
   // List order: by namespace (the first segment), then by full path, by UTF-16 code units; each namespace is computed once, not per comparison.
-  return prepared.sort((a, b) =>
-    compareCodeUnits(a.operation.namespace, b.operation.namespace) || compareCodeUnits(a.operation.path, b.operation.path));
+  return prepared.sort(
+    (a, b) =>
+      compareCodeUnits(a.operation.namespace, b.operation.namespace) ||
+      compareCodeUnits(a.operation.path, b.operation.path),
+  );
 }
 
 /**

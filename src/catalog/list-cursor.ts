@@ -20,14 +20,20 @@ export function decodeCursor(cursor: string, scope: string, total: number): numb
   if (decoded === undefined) throw notIssued();
   // Scope first: an offset past this listing's end is only meaningful for a cursor of this scope.
   if (decoded.s !== scope) {
-    throw new ForageError("stale_cursor", "the cursor belongs to another catalog stamp, namespace filter or binding; begin a fresh listing without a cursor");
+    throw new ForageError(
+      "stale_cursor",
+      "the cursor belongs to another catalog stamp, namespace filter or binding; begin a fresh listing without a cursor",
+    );
   }
   if (decoded.o > total) throw notIssued();
   return decoded.o;
 }
 
 function notIssued(): ForageError {
-  return new ForageError("invalid_argument", "the cursor is not one this catalog issued; begin a fresh listing without a cursor");
+  return new ForageError(
+    "invalid_argument",
+    "the cursor is not one this catalog issued; begin a fresh listing without a cursor",
+  );
 }
 
 function parseCursor(cursor: string): { s: string; o: number } | undefined {

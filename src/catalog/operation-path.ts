@@ -4,10 +4,7 @@ import { MAX_PATH_LENGTH, MAX_PATH_SEGMENTS } from "./bounds.js";
 const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Names that would reach the prototype chain or make `env.x` a thenable. */
-const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
-  ...Object.getOwnPropertyNames(Object.prototype),
-  "then",
-]);
+const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), "then"]);
 
 /** Why `path` is not a valid operation path, or undefined when it is. */
 export function pathProblem(path: unknown): string | undefined {
@@ -18,7 +15,8 @@ export function pathProblem(path: unknown): string | undefined {
   if (segments.length > MAX_PATH_SEGMENTS) return `a path has at most ${MAX_PATH_SEGMENTS} segments`;
   for (const segment of segments) {
     if (!SEGMENT.test(segment)) return `segment ${JSON.stringify(segment)} is not an ASCII identifier without "$"`;
-    if (RESERVED_SEGMENTS.has(segment)) return `segment ${JSON.stringify(segment)} is reserved (an Object.prototype member or "then")`;
+    if (RESERVED_SEGMENTS.has(segment))
+      return `segment ${JSON.stringify(segment)} is reserved (an Object.prototype member or "then")`;
   }
   return undefined;
 }

@@ -1,11 +1,14 @@
 import { ForageError } from "../forage-error.js";
 import type { JsonSchema, JsonValue } from "../describe/json-schema.js";
-import { declareOperation, UndeclarableSchemaError, type DeclarationSource, type OperationDeclaration } from "../describe/operation-declaration.js";
+import {
+  declareOperation,
+  UndeclarableSchemaError,
+  type DeclarationSource,
+  type OperationDeclaration,
+} from "../describe/operation-declaration.js";
 import { sampleCall } from "../describe/sample-call.js";
 import type { SearchDocument } from "../search/search-index.js";
-import {
-  MAX_CAPABILITIES, MAX_CAPABILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH,
-} from "./bounds.js";
+import { MAX_CAPABILITIES, MAX_CAPABILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH } from "./bounds.js";
 import { canonicalJson } from "./canonical-json.js";
 import { namespaceOf, pathProblem } from "./operation-path.js";
 import type { Projection, ProjectionCache } from "./projection-cache.js";
@@ -40,7 +43,11 @@ export interface PreparedEntry {
 }
 
 /** Validates one definition and builds its projections; throws `invalid_catalog` naming the operation. */
-export function prepareOperation(definition: OperationDefinition, index: number, projections: ProjectionCache): PreparedEntry {
+export function prepareOperation(
+  definition: OperationDefinition,
+  index: number,
+  projections: ProjectionCache,
+): PreparedEntry {
   const path = definitionPath(definition, index);
   const fail = (problem: string): never => {
     throw new ForageError("invalid_catalog", `operation ${JSON.stringify(path)}: ${problem}`, { path });
@@ -92,10 +99,16 @@ export function searchDocumentOf(operation: PreparedOperation): SearchDocument {
  * and a shared validator's text is reused as it is.
  */
 function metadataText(
-  description: string, capabilities: readonly string[], instructions: string | undefined, input: Projection, output: Projection | undefined,
+  description: string,
+  capabilities: readonly string[],
+  instructions: string | undefined,
+  input: Projection,
+  output: Projection | undefined,
 ): string {
-  return `{"capabilities":${canonicalJson(capabilities)},"description":${JSON.stringify(description)},"inputSchema":${input.json},` +
-    `"instructions":${instructions === undefined ? "null" : JSON.stringify(instructions)},"outputSchema":${output?.json ?? "null"}}`;
+  return (
+    `{"capabilities":${canonicalJson(capabilities)},"description":${JSON.stringify(description)},"inputSchema":${input.json},` +
+    `"instructions":${instructions === undefined ? "null" : JSON.stringify(instructions)},"outputSchema":${output?.json ?? "null"}}`
+  );
 }
 
 function definitionPath(definition: OperationDefinition, index: number): string {
@@ -108,7 +121,12 @@ function definitionPath(definition: OperationDefinition, index: number): string 
   return definition.path;
 }
 
-function optionalText(value: unknown, field: string, max: number, fail: (problem: string) => never): string | undefined {
+function optionalText(
+  value: unknown,
+  field: string,
+  max: number,
+  fail: (problem: string) => never,
+): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string") return fail(`${field} is not a string`);
   if (value.length > max) return fail(`${field} is ${value.length} characters, over the bound of ${max}`);
@@ -117,18 +135,27 @@ function optionalText(value: unknown, field: string, max: number, fail: (problem
 
 function capabilityNotes(value: unknown, fail: (problem: string) => never): readonly string[] {
   if (value === undefined) return Object.freeze([]);
-  if (!Array.isArray(value) || value.some((note) => typeof note !== "string")) return fail("capabilities is not an array of strings");
-  if (value.length > MAX_CAPABILITIES) return fail(`has ${value.length} capability notes, over the bound of ${MAX_CAPABILITIES}`);
+  if (!Array.isArray(value) || value.some((note) => typeof note !== "string"))
+    return fail("capabilities is not an array of strings");
+  if (value.length > MAX_CAPABILITIES)
+    return fail(`has ${value.length} capability notes, over the bound of ${MAX_CAPABILITIES}`);
   const long = value.find((note: string) => note.length > MAX_CAPABILITY_LENGTH);
   if (long !== undefined) return fail(`a capability note is over the bound of ${MAX_CAPABILITY_LENGTH} characters`);
   return Object.freeze([...(value as string[])]);
 }
 
-function project(projections: ProjectionCache, validator: unknown, side: "input" | "output", fail: (problem: string) => never): Projection {
+function project(
+  projections: ProjectionCache,
+  validator: unknown,
+  side: "input" | "output",
+  fail: (problem: string) => never,
+): Projection {
   try {
     return projections.project(validator, side);
   } catch (error) {
-    return fail(`its ${side} schema cannot be projected to JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(
+      `its ${side} schema cannot be projected to JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -151,5 +178,10 @@ function inputFields(schema: JsonSchema): { name: string; description: string }[
 }
 
 function descriptionOf(schema: JsonValue | undefined): string {
-  return schema !== null && typeof schema === "object" && !Array.isArray(schema) && typeof schema.description === "string" ? schema.description : "";
+  return schema !== null &&
+    typeof schema === "object" &&
+    !Array.isArray(schema) &&
+    typeof schema.description === "string"
+    ? schema.description
+    : "";
 }

@@ -19,15 +19,20 @@ export function catalogFileOperations(text: string, name: string): OperationDefi
   const inherited = inheritedPropertyName(document, "");
   if (inherited !== undefined) {
     // Such names would validate but vanish from the described inputSchema, so describe would not tell the truth.
-    throw new ForageError("unsupported", `${name}: property name ${JSON.stringify(inherited.name)} at ${inherited.at} is a JavaScript object member name; rename it`);
+    throw new ForageError(
+      "unsupported",
+      `${name}: property name ${JSON.stringify(inherited.name)} at ${inherited.at} is a JavaScript object member name; rename it`,
+    );
   }
   const operations = (document as { operations?: unknown } | null)?.operations;
-  if (!Array.isArray(operations)) throw new ForageError("invalid_catalog", `${name}: expected { operations: [...] } or an OpenAPI document`);
+  if (!Array.isArray(operations))
+    throw new ForageError("invalid_catalog", `${name}: expected { operations: [...] } or an OpenAPI document`);
   return operations.map((entry: unknown, index) => operationFromEntry(entry, `${name}: operation #${index}`));
 }
 
 function operationFromEntry(entry: unknown, where: string): OperationDefinition {
-  if (entry === null || typeof entry !== "object") throw new ForageError("invalid_catalog", `${where} is not an object`);
+  if (entry === null || typeof entry !== "object")
+    throw new ForageError("invalid_catalog", `${where} is not an object`);
   const { path, description, capabilities, instructions, inputSchema, outputSchema } = entry as Record<string, unknown>;
   const label = typeof path === "string" ? `${where} (${path})` : where;
   if (inputSchema === undefined) throw new ForageError("invalid_catalog", `${label} has no inputSchema`);
@@ -45,7 +50,8 @@ function compile(schema: unknown, where: string): OperationDefinition["input"] {
   try {
     return jsonSchemaToZod(schema) as unknown as OperationDefinition["input"];
   } catch (error) {
-    if (error instanceof ForageError) throw new ForageError(error.code, `${where}: ${error.message}`, { ...error.details });
+    if (error instanceof ForageError)
+      throw new ForageError(error.code, `${where}: ${error.message}`, { ...error.details });
     throw error;
   }
 }

@@ -17,7 +17,9 @@ export interface SourceSpec {
 /** Parses `[namespace=]file`. */
 export function parseSourceSpec(argument: string): SourceSpec {
   const match = /^([A-Za-z_][A-Za-z0-9_.]*)=(.+)$/.exec(argument);
-  return match === null ? { file: resolve(argument), namespace: undefined } : { file: resolve(match[2] as string), namespace: match[1] };
+  return match === null
+    ? { file: resolve(argument), namespace: undefined }
+    : { file: resolve(match[2] as string), namespace: match[1] };
 }
 
 /** Builds one catalog from the sources, or from the built-in example. Its revision is a digest of the inputs. */
@@ -28,8 +30,15 @@ export async function loadCatalog(sources: readonly SourceSpec[], example: boole
   const only = loaded.length === 1 ? loaded[0] : undefined;
   if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) return only.content;
   const operations = loaded.flatMap(({ content, namespace }, index) =>
-    prefixed(Array.isArray(content) ? content : moduleOperations((sources[index] as SourceSpec).file, content), namespace));
-  return createCatalog({ revision: `sources.${sha256Hex(loaded.map(({ digest }) => digest).join("\u0000")).slice(0, 16)}`, operations });
+    prefixed(
+      Array.isArray(content) ? content : moduleOperations((sources[index] as SourceSpec).file, content),
+      namespace,
+    ),
+  );
+  return createCatalog({
+    revision: `sources.${sha256Hex(loaded.map(({ digest }) => digest).join("\u0000")).slice(0, 16)}`,
+    operations,
+  });
 }
 
 /** A source's digest, its namespace, and its operations (not yet under the namespace) or what its module exported. */
@@ -42,9 +51,13 @@ interface LoadedSource {
 async function loadSource(source: SourceSpec): Promise<LoadedSource> {
   const text = readSource(source.file);
   const digest = sha256Hex(text);
-  if (isModule(source.file)) return { content: await moduleExports(source.file, digest), digest, namespace: source.namespace };
+  if (isModule(source.file))
+    return { content: await moduleExports(source.file, digest), digest, namespace: source.namespace };
   if (![".json", ".yaml", ".yml"].includes(extname(source.file).toLowerCase())) {
-    throw new CliError(`source ${source.file}: expected a .js/.mjs module, or a .json/.yaml OpenAPI spec or catalog file`, 2);
+    throw new CliError(
+      `source ${source.file}: expected a .js/.mjs module, or a .json/.yaml OpenAPI spec or catalog file`,
+      2,
+    );
   }
   if (looksLikeOpenApi(text)) {
     // Intake loads only for specs, so mounting a module never pays for the OpenAPI resolver.
@@ -67,7 +80,9 @@ function looksLikeOpenApi(text: string): boolean {
 
 /** A spec's file name as a namespace: `petstore-expanded.yaml` → `petstore_expanded`. */
 export function defaultNamespace(file: string): string {
-  const stem = basename(file).replace(/\.(json|ya?ml)$/i, "").replace(/[^A-Za-z0-9_]/g, "_");
+  const stem = basename(file)
+    .replace(/\.(json|ya?ml)$/i, "")
+    .replace(/[^A-Za-z0-9_]/g, "_");
   return /^[A-Za-z_]/.test(stem) ? stem : `api_${stem}`;
 }
 
@@ -91,15 +106,24 @@ async function moduleExports(file: string, digest: string): Promise<unknown> {
 }
 
 function isCatalog(value: unknown): value is Catalog {
-  return value !== null && typeof value === "object" && typeof (value as Catalog).stamp === "function" && typeof (value as Catalog).list === "function";
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as Catalog).stamp === "function" &&
+    typeof (value as Catalog).list === "function"
+  );
 }
 
 function moduleOperations(file: string, exported: unknown): OperationDefinition[] {
   if (Array.isArray(exported)) return exported as OperationDefinition[];
-  const hint = isCatalog(exported) ? "; a catalog export is used only when it is the sole source, without a namespace" : "";
+  const hint = isCatalog(exported)
+    ? "; a catalog export is used only when it is the sole source, without a namespace"
+    : "";
   throw new CliError(`source ${file}: export \`operations\` (an array of operation definitions) or \`catalog\`${hint}`);
 }
 
 function prefixed(operations: OperationDefinition[], namespace: string | undefined): OperationDefinition[] {
-  return namespace === undefined ? operations : operations.map((operation) => ({ ...operation, path: `${namespace}.${operation.path}` }));
+  return namespace === undefined
+    ? operations
+    : operations.map((operation) => ({ ...operation, path: `${namespace}.${operation.path}` }));
 }

@@ -20,7 +20,9 @@ export async function loadRevision(args: MountArguments): Promise<LoadedRevision
   const forage = args.bound === undefined ? catalog : createForage(catalog, { bound: args.bound });
   const { total: operationCount, catalogStamp } = forage.list({ namespace: args.subtree, limit: 1 });
   if (args.bound !== undefined && operationCount === 0) {
-    throw new CliError("bound= selects no operation of this catalog: check its patterns (one per line: a.b.c, a.b.*, a.**)");
+    throw new CliError(
+      "bound= selects no operation of this catalog: check its patterns (one per line: a.b.c, a.b.*, a.**)",
+    );
   }
   // A bound view has its own stamp, so the mount never shows a change to an operation it hides.
   const tree = createCatalogTree(forage, {

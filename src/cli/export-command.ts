@@ -12,7 +12,8 @@ export async function runExport(argv: readonly string[], io: CommandIo): Promise
   if (args.watch) throw new CliError("--watch applies to mount, not export", 2);
   const directory = resolve(args.target);
   mkdirSync(directory, { recursive: true });
-  if (readdirSync(directory).length > 0) throw new CliError(`${directory} is not empty; export writes into an empty directory`);
+  if (readdirSync(directory).length > 0)
+    throw new CliError(`${directory} is not empty; export writes into an empty directory`);
   const { tree, operationCount } = await loadRevision(args);
   let files = 0;
   for (const { path, entry } of walkTree(tree)) {

@@ -22,12 +22,23 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
   const [command, ...rest] = argv;
   try {
     switch (command) {
-      case "mount": return await (await import("./mount-command.js")).runMount(rest, io);
-      case "export": return await runExport(rest, io);
-      case "openapi": return await runOpenApi(rest, io);
-      case "--version": io.stdout(`${packageVersion()}\n`); return 0;
-      case undefined: case "help": case "--help": case "-h": io.stdout(USAGE); return command === undefined ? 2 : 0;
-      default: throw new CliError(`unknown command ${JSON.stringify(command)}\n${USAGE}`, 2);
+      case "mount":
+        return await (await import("./mount-command.js")).runMount(rest, io);
+      case "export":
+        return await runExport(rest, io);
+      case "openapi":
+        return await runOpenApi(rest, io);
+      case "--version":
+        io.stdout(`${packageVersion()}\n`);
+        return 0;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new CliError(`unknown command ${JSON.stringify(command)}\n${USAGE}`, 2);
     }
   } catch (error) {
     io.stderr(`forage: ${describeFailure(error)}\n`);

@@ -39,9 +39,13 @@ export function parseMountArguments(argv: readonly string[]): MountArguments {
   }
   const target = positional.pop();
   if (target === undefined) throw new CliError("missing the mountpoint (or export directory)", 2);
-  if (example === (positional.length > 0)) throw new CliError(example ? "--example takes no source" : "give a source, or --example", 2);
-  if (namespace !== undefined && positional.length !== 1) throw new CliError("--namespace goes with exactly one source; use NAME=file for several", 2);
-  const sources = positional.map(parseSourceSpec).map((source) => (namespace === undefined ? source : { ...source, namespace }));
+  if (example === positional.length > 0)
+    throw new CliError(example ? "--example takes no source" : "give a source, or --example", 2);
+  if (namespace !== undefined && positional.length !== 1)
+    throw new CliError("--namespace goes with exactly one source; use NAME=file for several", 2);
+  const sources = positional
+    .map(parseSourceSpec)
+    .map((source) => (namespace === undefined ? source : { ...source, namespace }));
   return { sources, example, target, watch, debug, ...parseMountOptions(options) };
 }
 
@@ -52,16 +56,28 @@ function valueOf(argv: readonly string[], index: number, flag: string): string {
 }
 
 /** `-o` options: `ro`, `subtree=NS`, `bound=FILE`. */
-function parseMountOptions(options: readonly string[]): { subtree: string | undefined; bound: readonly string[] | undefined; readOnly: boolean } {
+function parseMountOptions(options: readonly string[]): {
+  subtree: string | undefined;
+  bound: readonly string[] | undefined;
+  readOnly: boolean;
+} {
   let subtree: string | undefined;
   let bound: string[] | undefined;
   let readOnly = false;
   for (const option of options) {
     const [key, value] = option.split(/=(.*)/s, 2) as [string, string | undefined];
     if (key === "ro" && value === undefined) readOnly = true;
-    else if (key === "subtree" && value) subtree = value.replace(/^\/+|\/+$/g, "").split("/").join(".");
+    else if (key === "subtree" && value)
+      subtree = value
+        .replace(/^\/+|\/+$/g, "")
+        .split("/")
+        .join(".");
     else if (key === "bound" && value) bound = readBoundFile(value);
-    else throw new CliError(`unknown or incomplete mount option ${JSON.stringify(option)}: expected ro, subtree=<namespace> or bound=<file>`, 2);
+    else
+      throw new CliError(
+        `unknown or incomplete mount option ${JSON.stringify(option)}: expected ro, subtree=<namespace> or bound=<file>`,
+        2,
+      );
   }
   return { subtree, bound, readOnly };
 }
@@ -74,5 +90,8 @@ export function readBoundFile(file: string): string[] {
   } catch (error) {
     throw new CliError(`cannot read bound file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  return text.split(/\r?\n/).map((line) => line.replace(/#.*/, "").trim()).filter((line) => line.length > 0);
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/#.*/, "").trim())
+    .filter((line) => line.length > 0);
 }

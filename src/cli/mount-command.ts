@@ -11,7 +11,9 @@ export async function runMount(argv: readonly string[], io: CommandIo): Promise<
   const revision = await loadRevision(args);
   const handle = await mountTree(revision.tree, args.target, { debug: args.debug, readOnly: args.readOnly });
   const mode = args.readOnly ? "read-only, without the /.afi/search control file; " : "";
-  io.stdout(`forage: mounted ${revision.operationCount} operations at ${handle.mountpoint} (${mode}revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`);
+  io.stdout(
+    `forage: mounted ${revision.operationCount} operations at ${handle.mountpoint} (${mode}revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`,
+  );
   const stopWatching = args.watch ? watchForReloads(args, handle, revision, io) : undefined;
   const closed = await handle.closed;
   stopWatching?.();
@@ -34,7 +36,10 @@ function watchForReloads(args: MountArguments, handle: MountHandle, first: Loade
       io.stderr(`forage: reload failed, still serving ${current}: ${describeFailure(error)}\n`);
     }
   };
-  return watchSources(args.sources.map((source) => source.file), () => {
-    reloading = reloading.then(reload);
-  });
+  return watchSources(
+    args.sources.map((source) => source.file),
+    () => {
+      reloading = reloading.then(reload);
+    },
+  );
 }

@@ -26,7 +26,10 @@ export async function runOpenApiPreview(argv: readonly string[], io: CommandIo):
       io.stdout(`${USAGE}\n`);
       return 0;
     }
-    const preview = normalizeOpenApi(await readSpec(args.spec), args.authParameter === undefined ? {} : { authParameter: args.authParameter });
+    const preview = normalizeOpenApi(
+      await readSpec(args.spec),
+      args.authParameter === undefined ? {} : { authParameter: args.authParameter },
+    );
     io.stdout(args.json ? `${JSON.stringify(previewJson(preview), null, 2)}\n` : previewText(preview));
     return 0;
   } catch (error) {
@@ -44,8 +47,10 @@ function parsePreviewArguments(argv: readonly string[]): PreviewArguments | "hel
     if (argument === "--help" || argument === "-h") return "help";
     if (argument === "--json") json = true;
     else if (argument === "--auth-parameter") authParameter = requireValue(argv[(index += 1)]);
-    else if (argument.startsWith("--auth-parameter=")) authParameter = requireValue(argument.slice("--auth-parameter=".length));
-    else if (argument.startsWith("-") && argument !== "-") throw new CliError(`unknown option ${argument}; ${USAGE}`, 2);
+    else if (argument.startsWith("--auth-parameter="))
+      authParameter = requireValue(argument.slice("--auth-parameter=".length));
+    else if (argument.startsWith("-") && argument !== "-")
+      throw new CliError(`unknown option ${argument}; ${USAGE}`, 2);
     else positional.push(argument);
   }
   const [spec, extra] = positional;
@@ -63,7 +68,8 @@ async function readSpec(file: string): Promise<string> {
   try {
     const info = await stat(file);
     if (!info.isFile()) throw new CliError(`${file} is not a file`);
-    if (info.size > MAX_SPEC_BYTES) throw new CliError(`${file} is ${info.size} bytes; specs are limited to ${MAX_SPEC_BYTES} (2 MiB)`);
+    if (info.size > MAX_SPEC_BYTES)
+      throw new CliError(`${file} is ${info.size} bytes; specs are limited to ${MAX_SPEC_BYTES} (2 MiB)`);
     return await readFile(file, "utf8");
   } catch (error) {
     if (error instanceof CliError) throw error;
@@ -100,17 +106,32 @@ function previewText(preview: NormalizedOpenApi): string {
   lines.push(`${title === "" ? "(untitled)" : title} (OpenAPI ${preview.version}; provider text is third-party)`);
   lines.push(`servers (hints only): ${preview.servers.map((server) => server.url).join(", ") || "none"}`);
   lines.push("", `supported operations: ${preview.operations.length}`);
-  lines.push(...table(["METHOD", "PATH", "NAME", "EFFECT"], preview.operations.map((op) => [op.method, op.path, op.name, op.effect])));
+  lines.push(
+    ...table(
+      ["METHOD", "PATH", "NAME", "EFFECT"],
+      preview.operations.map((op) => [op.method, op.path, op.name, op.effect]),
+    ),
+  );
   lines.push("", `unsupported operations: ${preview.unsupported.length}`);
-  lines.push(...table(["METHOD", "PATH", "REASON"], preview.unsupported.map((op) => [op.method, op.path, op.reason])));
-  const notes = [...preview.notes, ...preview.operations.flatMap((op) => op.notes.map((note) => `${op.method} ${op.path}: ${note}`))];
+  lines.push(
+    ...table(
+      ["METHOD", "PATH", "REASON"],
+      preview.unsupported.map((op) => [op.method, op.path, op.reason]),
+    ),
+  );
+  const notes = [
+    ...preview.notes,
+    ...preview.operations.flatMap((op) => op.notes.map((note) => `${op.method} ${op.path}: ${note}`)),
+  ];
   if (notes.length > 0) lines.push("", "notes:", ...notes.map((note) => `  - ${note}`));
   return `${lines.map(terminalSafe).join("\n")}\n`;
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
   if (rows.length === 0) return ["  (none)"];
-  const widths = header.map((title, column) => Math.min(48, Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length))));
+  const widths = header.map((title, column) =>
+    Math.min(48, Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length))),
+  );
   const format = (row: readonly string[]): string =>
     `  ${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join("  ")}`.trimEnd();
   return [format(header), ...rows.map(format)];
@@ -118,5 +139,8 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 
 /** Escapes control and bidirectional-override characters, so third-party text cannot drive the terminal. */
 function terminalSafe(text: string): string {
-  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

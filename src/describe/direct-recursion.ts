@@ -21,11 +21,16 @@ const ROOT = "#";
  * rendered in place; `"#"` names the root and `#/$defs/<name>` (or
  * `#/definitions/<name>`) a definition, as the aliases do.
  */
-export function directReferenceCycle(schema: JsonSchema, definitions: Readonly<Record<string, JsonValue>>, container: string): string[] | undefined {
+export function directReferenceCycle(
+  schema: JsonSchema,
+  definitions: Readonly<Record<string, JsonValue>>,
+  container: string,
+): string[] | undefined {
   // Nodes are keyed by their locations, which cannot collide: the root is "#", a definition "#/<container>/<name>".
   const location = (name: string): string => `#/${container}/${escapeToken(name)}`;
   const edges = new Map<string, string[]>([[ROOT, targets(schema, definitions, location)]]);
-  for (const [name, definition] of Object.entries(definitions)) edges.set(location(name), targets(definition, definitions, location));
+  for (const [name, definition] of Object.entries(definitions))
+    edges.set(location(name), targets(definition, definitions, location));
   // Iterative depth-first search (a long chain of definitions must not overflow the stack);
   // a node met again while it is still on the path closes a cycle.
   const done = new Set<string>();
@@ -60,7 +65,9 @@ export function directReferenceCycle(schema: JsonSchema, definitions: Readonly<R
 
 /** The graph nodes a schema names where its alias would be rendered directly, not inside an object or array. */
 function targets(
-  schema: JsonSchema | JsonValue | undefined, definitions: Readonly<Record<string, JsonValue>>, location: (name: string) => string,
+  schema: JsonSchema | JsonValue | undefined,
+  definitions: Readonly<Record<string, JsonValue>>,
+  location: (name: string) => string,
 ): string[] {
   const refs: string[] = [];
   collectDirectRefs(schema, refs);
@@ -86,7 +93,11 @@ function collectDirectRefs(schema: JsonSchema | JsonValue | undefined, refs: str
 }
 
 /** The node a `$ref` is rendered as (see renderRef), or undefined when it renders as `unknown`. */
-function refNode(ref: string, definitions: Readonly<Record<string, JsonValue>>, location: (name: string) => string): string | undefined {
+function refNode(
+  ref: string,
+  definitions: Readonly<Record<string, JsonValue>>,
+  location: (name: string) => string,
+): string | undefined {
   if (ref === "#") return ROOT;
   const tokens = refTokens(ref);
   if (tokens?.length !== 2 || (tokens[0] !== "$defs" && tokens[0] !== "definitions")) return undefined;

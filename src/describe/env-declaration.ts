@@ -26,7 +26,8 @@ function renderChildren(node: EnvNode, indent: string): string {
   const inner = `${indent}  `;
   let body = "";
   // A path that is also a namespace ("a.b" and "a.b.c") becomes a callable object with members.
-  if (node.call !== undefined && node.children.size > 0) body += `${jsdocBlock(node.call.docLines, inner)}${inner}${callSignature(node.call)};\n`;
+  if (node.call !== undefined && node.children.size > 0)
+    body += `${jsdocBlock(node.call.docLines, inner)}${inner}${callSignature(node.call)};\n`;
   for (const [name, child] of node.children) {
     if (child.children.size === 0 && child.call !== undefined) {
       body += `${jsdocBlock(child.call.docLines, inner)}${inner}${memberName(name)}${callSignature(child.call)};\n`;

@@ -2,9 +2,22 @@ import type { JsonValue } from "./json-schema.js";
 
 /** JSON Schema keywords that TypeScript cannot express, shown as JSDoc tags. */
 const BOUND_TAGS = [
-  "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-  "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
-  "pattern", "format", "default", "deprecated",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+  "pattern",
+  "format",
+  "default",
+  "deprecated",
 ] as const;
 /** Each tag's place in BOUND_TAGS, which fixes the order tags are shown in. */
 const TAG_ORDER: ReadonlyMap<string, number> = new Map(BOUND_TAGS.map((tag, index) => [tag, index]));

@@ -33,7 +33,9 @@ export function projectJsonSchema(validator: unknown, side: ProjectionSide): Jso
 
 /** projectJsonSchema, also returning the projection's JSON text, which the round trip makes anyway. */
 export function projectJsonSchemaWithText(validator: unknown, side: ProjectionSide): ProjectedJsonSchema {
-  const converter = (validator as { "~standard"?: { jsonSchema?: StandardJSONSchemaV1.Converter } } | null)?.["~standard"]?.jsonSchema;
+  const converter = (validator as { "~standard"?: { jsonSchema?: StandardJSONSchemaV1.Converter } } | null)?.[
+    "~standard"
+  ]?.jsonSchema;
   if (typeof converter?.[side] !== "function") {
     throw new Error("it is not a Standard Schema with ~standard.jsonSchema (Standard JSON Schema)");
   }

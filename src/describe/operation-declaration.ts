@@ -71,13 +71,14 @@ function declareSchema(alias: string, schema: JsonSchema, summary: string, side:
     const where = cycle[0] === "#" ? "the schema" : cycle[0];
     throw new UndeclarableSchemaError(
       `its ${side} schema is infinitely recursive: ${where} refers to itself (${cycle.join(" → ")}) through $ref, anyOf, oneOf ` +
-      "or allOf alone, with no object property or array items between, so it has no TypeScript type",
+        "or allOf alone, with no object property or array items between, so it has no TypeScript type",
     );
   }
   const names = new Map<string, string>();
   for (const name of Object.keys(definitions)) names.set(name, uniqueDefinitionAlias(alias, name, names));
   const naming: TypeNaming = { root: alias, definition: (name) => names.get(name) ?? "unknown" };
-  const docs = typeof schema === "object" && typeof schema.description === "string" ? [summary, schema.description] : [summary];
+  const docs =
+    typeof schema === "object" && typeof schema.description === "string" ? [summary, schema.description] : [summary];
   let text = `${jsdocBlock(docs, "")}export type ${alias} = ${renderType(schema, naming)};\n`;
   for (const [name, definition] of Object.entries(definitions)) {
     text += `export type ${names.get(name)} = ${renderType(definition, naming)};\n`;
@@ -93,7 +94,9 @@ function definitionsOf(schema: JsonSchema): Record<string, JsonValue> {
 
 /** Where definitionsOf found the definitions, for locations in messages. */
 function definitionsContainer(schema: JsonSchema): string {
-  return typeof schema === "object" && (schema.$defs ?? undefined) === undefined && schema.definitions !== undefined ? "definitions" : "$defs";
+  return typeof schema === "object" && (schema.$defs ?? undefined) === undefined && schema.definitions !== undefined
+    ? "definitions"
+    : "$defs";
 }
 
 function uniqueDefinitionAlias(alias: string, name: string, taken: Map<string, string>): string {

@@ -21,7 +21,12 @@ const MAX_SAMPLE_DEPTH = 3;
  */
 const MAX_SAMPLE_REF_CHAIN = 32;
 
-function sampleValue(schema: JsonSchema | JsonValue | undefined, root: JsonSchema, depth: number, chain: number): string {
+function sampleValue(
+  schema: JsonSchema | JsonValue | undefined,
+  root: JsonSchema,
+  depth: number,
+  chain: number,
+): string {
   if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return "{}";
   const object = schema as SchemaObject;
   if ("const" in object) return JSON.stringify(object.const);
@@ -33,14 +38,23 @@ function sampleValue(schema: JsonSchema | JsonValue | undefined, root: JsonSchem
   const alternative = (object.anyOf ?? object.oneOf) as JsonValue[] | undefined;
   if (Array.isArray(alternative) && alternative.length > 0) return sampleValue(alternative[0], root, depth, chain);
   // As in the declaration, items or prefixItems without a type imply an array.
-  const type = Array.isArray(object.type) ? object.type[0] : object.type ?? ("items" in object || "prefixItems" in object ? "array" : undefined);
+  const type = Array.isArray(object.type)
+    ? object.type[0]
+    : (object.type ?? ("items" in object || "prefixItems" in object ? "array" : undefined));
   switch (type) {
-    case "string": return '"…"';
-    case "number": case "integer": return String(typeof object.minimum === "number" ? object.minimum : 0);
-    case "boolean": return "false";
-    case "null": return "null";
-    case "array": return sampleArray(object, root, depth);
-    default: return sampleObject(object, root, depth);
+    case "string":
+      return '"…"';
+    case "number":
+    case "integer":
+      return String(typeof object.minimum === "number" ? object.minimum : 0);
+    case "boolean":
+      return "false";
+    case "null":
+      return "null";
+    case "array":
+      return sampleArray(object, root, depth);
+    default:
+      return sampleObject(object, root, depth);
   }
 }
 
@@ -49,12 +63,16 @@ function sampleArray(schema: SchemaObject, root: JsonSchema, depth: number): str
   const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
   const required = Math.min(prefix.length, typeof schema.minItems === "number" ? schema.minItems : 0);
   if (required <= 0) return "[]";
-  return `[${prefix.slice(0, required).map((item) => sampleValue(item, root, depth + 1, 0)).join(", ")}]`;
+  return `[${prefix
+    .slice(0, required)
+    .map((item) => sampleValue(item, root, depth + 1, 0))
+    .join(", ")}]`;
 }
 
 function sampleObject(schema: SchemaObject, root: JsonSchema, depth: number): string {
   const properties = schema.properties;
-  if (depth >= MAX_SAMPLE_DEPTH || properties === null || typeof properties !== "object" || Array.isArray(properties)) return "{}";
+  if (depth >= MAX_SAMPLE_DEPTH || properties === null || typeof properties !== "object" || Array.isArray(properties))
+    return "{}";
   const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
   const fields = required
     .filter((name) => Object.hasOwn(properties, name))
@@ -64,5 +82,7 @@ function sampleObject(schema: SchemaObject, root: JsonSchema, depth: number): st
 
 function resolveLocal(ref: string, root: JsonSchema): JsonValue | undefined {
   const tokens = refTokens(ref);
-  return tokens === undefined || tokens.length === 0 ? undefined : (resolveTokens(root, tokens) as JsonValue | undefined);
+  return tokens === undefined || tokens.length === 0
+    ? undefined
+    : (resolveTokens(root, tokens) as JsonValue | undefined);
 }

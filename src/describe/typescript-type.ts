@@ -57,13 +57,21 @@ function impliedTypes(schema: SchemaObject): string[] {
 
 function renderOneType(type: string, schema: SchemaObject, naming: TypeNaming, indent: string): string {
   switch (type) {
-    case "string": return "string";
-    case "number": case "integer": return "number";
-    case "boolean": return "boolean";
-    case "null": return "null";
-    case "array": return renderArray(schema, naming, indent);
-    case "object": return renderObject(schema, naming, indent);
-    default: return "unknown";
+    case "string":
+      return "string";
+    case "number":
+    case "integer":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "null":
+      return "null";
+    case "array":
+      return renderArray(schema, naming, indent);
+    case "object":
+      return renderObject(schema, naming, indent);
+    default:
+      return "unknown";
   }
 }
 

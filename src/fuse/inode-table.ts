@@ -36,7 +36,16 @@ export class InodeTable {
   #nextIno = ROOT_INO + 1;
 
   constructor() {
-    const root: InodeNode = { ino: ROOT_INO, path: "/", parent: ROOT_INO, name: "", kind: "directory", nlookup: 1, stale: false, pinned: true };
+    const root: InodeNode = {
+      ino: ROOT_INO,
+      path: "/",
+      parent: ROOT_INO,
+      name: "",
+      kind: "directory",
+      nlookup: 1,
+      stale: false,
+      pinned: true,
+    };
     this.#byIno.set(ROOT_INO, root);
     this.#byPath.set("/", root);
   }

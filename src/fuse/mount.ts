@@ -109,7 +109,11 @@ export function mountOptionString(options: MountOptions): string {
  * Never read the mount from this same process synchronously: the reader
  * would block the event loop that has to answer it.
  */
-export async function mountTree(tree: VirtualTree, mountpoint: string, options: MountOptions = {}): Promise<MountHandle> {
+export async function mountTree(
+  tree: VirtualTree,
+  mountpoint: string,
+  options: MountOptions = {},
+): Promise<MountHandle> {
   const native = loadNativeBinding();
   const path = prepareMountpoint(resolve(mountpoint), { nonEmpty: options.nonEmpty ?? false });
   const entryTimeout = options.entryTimeout ?? LONG_TIMEOUT;
@@ -131,7 +135,13 @@ export async function mountTree(tree: VirtualTree, mountpoint: string, options: 
  * nothing mounted). A function of its own so that no frame still holds the
  * table's bytes when settleHeap runs.
  */
-function mountWithTable(native: NativeBinding, filesystem: TreeFilesystem, tree: VirtualTree, path: string, options: MountOptions): Mount {
+function mountWithTable(
+  native: NativeBinding,
+  filesystem: TreeFilesystem,
+  tree: VirtualTree,
+  path: string,
+  options: MountOptions,
+): Mount {
   return new Mount(native, filesystem, filesystem.prepare(tree), path, options);
 }
 
@@ -145,7 +155,13 @@ class Mount implements MountHandle {
   readonly #onSignal = (signal: NodeJS.Signals): void => this.#unmountAndDie(signal);
   #open = true;
 
-  constructor(native: NativeBinding, filesystem: TreeFilesystem, prepared: PreparedTree, mountpoint: string, options: MountOptions) {
+  constructor(
+    native: NativeBinding,
+    filesystem: TreeFilesystem,
+    prepared: PreparedTree,
+    mountpoint: string,
+    options: MountOptions,
+  ) {
     this.#native = native;
     this.#filesystem = filesystem;
     this.mountpoint = mountpoint;

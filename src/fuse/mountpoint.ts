@@ -68,7 +68,9 @@ export function clearStaleMount(path: string): boolean {
   // Only FUSE mounts: a hung network mount also says ENOTCONN, and is not ours to drop.
   const type = mountedType(canonicalParent(path)) ?? "";
   if (!/^fuse(blk)?(\.|$)/.test(type)) {
-    throw new Error(`${path} is not reachable (${code}) and is not a FUSE mount (${type || "type unknown"}); not touching it`);
+    throw new Error(
+      `${path} is not reachable (${code}) and is not a FUSE mount (${type || "type unknown"}); not touching it`,
+    );
   }
   run("fusermount3", ["-u", "-z", path]);
   if (DEAD_MOUNT_CODES.has(statError(path) ?? "") && process.getuid?.() === 0) run("umount", ["-l", path]);
@@ -102,9 +104,12 @@ export function prepareMountpoint(path: string, options: MountpointOptions = {})
   if (!isDirectory) throw new Error(`mountpoint ${path} is not a directory`);
   const canonical = realpathSync(path);
   const type = mountedType(canonical);
-  if (type) throw new Error(`mountpoint ${path} is already mounted (${type}); unmount it first (fusermount3 -u ${path})`);
+  if (type)
+    throw new Error(`mountpoint ${path} is already mounted (${type}); unmount it first (fusermount3 -u ${path})`);
   if (!options.nonEmpty && readdirSync(canonical).length > 0) {
-    throw new Error(`mountpoint ${path} is not empty; mounting would hide its files (use the nonempty option to do it anyway)`);
+    throw new Error(
+      `mountpoint ${path} is not empty; mounting would hide its files (use the nonempty option to do it anyway)`,
+    );
   }
   return canonical;
 }

@@ -171,7 +171,9 @@ export function loadNativeBinding(): NativeBinding {
   if (cached) return cached;
   const path = nativeAddonPath();
   if (!existsSync(path)) {
-    throw new FuseUnavailableError(`forage mount needs the native FUSE addon, which is not built (${path}): ${FUSE_INSTALL_HINT}`);
+    throw new FuseUnavailableError(
+      `forage mount needs the native FUSE addon, which is not built (${path}): ${FUSE_INSTALL_HINT}`,
+    );
   }
   try {
     cached = createRequire(import.meta.url)(path) as NativeBinding;

@@ -87,13 +87,17 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
     if (content instanceof Uint8Array) room -= content.length;
     return content;
   });
-  const forward = (info: TreeNodeInfo, i: number): boolean => info.writable === true || contents[i] === LEFT_TO_HANDLERS;
+  const forward = (info: TreeNodeInfo, i: number): boolean =>
+    info.writable === true || contents[i] === LEFT_TO_HANDLERS;
   const inos = paths.map((path, i) => (i === 0 ? ROOT_INO : inodes.numberFor(path, infos[i]!.kind)));
   const spec: NodeTableSpec = {
     inos: Float64Array.from(inos),
     parents: Float64Array.from(parentIndex, (parent) => inos[parent]!),
     modes: Uint32Array.from(infos, settings.modeOf),
-    flags: Uint32Array.from(infos, (info, i) => (forward(info, i) ? settings.forwardFlag : 0) | (info.unlisted ? settings.unlistedFlag : 0)),
+    flags: Uint32Array.from(
+      infos,
+      (info, i) => (forward(info, i) ? settings.forwardFlag : 0) | (info.unlisted ? settings.unlistedFlag : 0),
+    ),
     firstChild: Uint32Array.from(firstChild),
     childCount: Uint32Array.from(childCount),
     names,
@@ -120,7 +124,12 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
  */
 const LEFT_TO_HANDLERS = Symbol("left to the handlers");
 
-function contentOf(tree: VirtualTree, path: string, info: TreeNodeInfo, room: number): Uint8Array | undefined | typeof LEFT_TO_HANDLERS {
+function contentOf(
+  tree: VirtualTree,
+  path: string,
+  info: TreeNodeInfo,
+  room: number,
+): Uint8Array | undefined | typeof LEFT_TO_HANDLERS {
   if (info.kind === "symlink") return encoder.encode(info.target ?? tree.readlink(path));
   if (info.kind !== "file" || info.writable) return undefined;
   try {

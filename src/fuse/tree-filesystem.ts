@@ -18,7 +18,13 @@
  * - `prepare(tree).commit()` replaces the tree at once and returns what the kernel must forget.
  */
 import { constants as fsConstants } from "node:fs";
-import { TreeError, type ControlSession, type TreeNodeInfo, type TreeNodeKind, type VirtualTree } from "../tree/virtual-tree.js";
+import {
+  TreeError,
+  type ControlSession,
+  type TreeNodeInfo,
+  type TreeNodeKind,
+  type VirtualTree,
+} from "../tree/virtual-tree.js";
 import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js";
 import { callerSession } from "./caller-session.js";
 import { childPath } from "../tree/tree-path.js";
@@ -135,7 +141,8 @@ export class TreeFilesystem {
       forget: (ino, nlookup) => this.#forget(ino, nlookup),
       getattr: (req, ino, fh) => this.#answer(req, () => this.#getattr(req, ino, fh)),
       setattr: (req, ino, toSet, size, fh) => this.#answer(req, () => this.#setattr(req, ino, toSet, size, fh)),
-      readlink: (req, ino) => this.#answer(req, () => this.#native.replyReadlink(req, this.#tree.readlink(this.#node(ino).path))),
+      readlink: (req, ino) =>
+        this.#answer(req, () => this.#native.replyReadlink(req, this.#tree.readlink(this.#node(ino).path))),
       open: (req, ino, flags, pid) => this.#answer(req, () => this.#openFile(req, ino, flags, pid)),
       read: (req, ino, size, offset, fh) => this.#answer(req, () => this.#read(req, ino, size, offset, fh)),
       write: (req, ino, data, offset, fh) => this.#answer(req, () => this.#write(req, data, offset, fh)),
@@ -184,7 +191,11 @@ export class TreeFilesystem {
   }
 
   /** Table nodes the kernel may hold are all invalidated; names that appeared or went away lose their entries. */
-  #diffPinned(before: Map<string, InodeNode>, after: Map<string, InodeNode>, { inodes, parents, names }: Invalidation): void {
+  #diffPinned(
+    before: Map<string, InodeNode>,
+    after: Map<string, InodeNode>,
+    { inodes, parents, names }: Invalidation,
+  ): void {
     for (const [path, node] of before) {
       inodes.push(node.ino);
       if (after.get(path) === node) continue;
@@ -279,7 +290,14 @@ export class TreeFilesystem {
       throw error;
     }
     const node = this.#table.resolve(parent, name, info.kind);
-    const sent = this.#native.replyEntry(req, node.ino, this.#mode(info), sizeOf(info), this.#options.entryTimeout, this.#attrTimeout(info));
+    const sent = this.#native.replyEntry(
+      req,
+      node.ino,
+      this.#mode(info),
+      sizeOf(info),
+      this.#options.entryTimeout,
+      this.#attrTimeout(info),
+    );
     if (sent) node.nlookup++;
   }
 
@@ -316,7 +334,13 @@ export class TreeFilesystem {
   /** Only the control file's size (and its times, ignored) may be set. */
   #setattr(req: number, ino: number, toSet: number, size: number, fh: number): void {
     const c = this.#native.constants;
-    const allowed = c.SET_ATTR_SIZE | c.SET_ATTR_ATIME | c.SET_ATTR_MTIME | c.SET_ATTR_ATIME_NOW | c.SET_ATTR_MTIME_NOW | c.SET_ATTR_CTIME;
+    const allowed =
+      c.SET_ATTR_SIZE |
+      c.SET_ATTR_ATIME |
+      c.SET_ATTR_MTIME |
+      c.SET_ATTR_ATIME_NOW |
+      c.SET_ATTR_MTIME_NOW |
+      c.SET_ATTR_CTIME;
     const info = this.#tree.stat(this.#node(ino).path);
     if (!this.#isControl(info) || (toSet & ~allowed) !== 0) {
       this.#native.replyErr(req, errno.EROFS);
@@ -377,7 +401,11 @@ export class TreeFilesystem {
     if (open?.kind === "control") {
       const answer = open.session.read(offset, size);
       if (answer instanceof Uint8Array) this.#native.replyBuf(req, answer);
-      else answer.then((bytes) => this.#native.replyBuf(req, bytes), (error: unknown) => this.#fail(req, error));
+      else
+        answer.then(
+          (bytes) => this.#native.replyBuf(req, bytes),
+          (error: unknown) => this.#fail(req, error),
+        );
       return;
     }
     if (open?.kind === "file") {
@@ -413,7 +441,13 @@ export class TreeFilesystem {
     const cached = this.#listings.get(node.ino);
     if (cached) return cached;
     const dirMode = S_IFDIR | 0o555;
-    const listing: Listing = { names: [".", ".."], kinds: ["directory", "directory"], modes: [dirMode, dirMode], sizes: [0, 0], attrTimeouts: [0, 0] };
+    const listing: Listing = {
+      names: [".", ".."],
+      kinds: ["directory", "directory"],
+      modes: [dirMode, dirMode],
+      sizes: [0, 0],
+      attrTimeouts: [0, 0],
+    };
     for (const entry of this.#tree.list(node.path)) {
       listing.names.push(entry.name);
       listing.kinds.push(entry.kind);

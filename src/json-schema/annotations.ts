@@ -20,7 +20,11 @@ const CARRIED: ReadonlyMap<string, AnnotationKind> = new Map([
 ]);
 
 /** The node's annotations as zod metadata, or undefined when it has none. They never constrain. */
-export function collectAnnotations(node: JsonObject, pointer: string, dialect: DialectProfile): Record<string, JsonValue> | undefined {
+export function collectAnnotations(
+  node: JsonObject,
+  pointer: string,
+  dialect: DialectProfile,
+): Record<string, JsonValue> | undefined {
   const meta: Record<string, JsonValue> = {};
   for (const [keyword, kind] of CARRIED) {
     const value = keywordValue(node, keyword);
@@ -40,5 +44,10 @@ function assertKind(value: JsonValue, kind: AnnotationKind, keyword: string, poi
     (kind === "array" && Array.isArray(value)) ||
     (kind === "string" && typeof value === "string") ||
     (kind === "boolean" && typeof value === "boolean");
-  if (!ok) throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be ${kind === "array" ? "an array" : `a ${kind}`}`, keyword);
+  if (!ok)
+    throw malformedSchema(
+      childPointer(pointer, keyword),
+      `${keyword} must be ${kind === "array" ? "an array" : `a ${kind}`}`,
+      keyword,
+    );
 }

@@ -30,7 +30,12 @@ export function compileArrayBranch(node: JsonObject, pointer: string, scope: Nod
   return z.intersection(unique, array);
 }
 
-function compileTuple(prefix: z.ZodType[], rest: z.ZodType | null, minItems: number | undefined, maxItems: number | undefined): z.ZodType {
+function compileTuple(
+  prefix: z.ZodType[],
+  rest: z.ZodType | null,
+  minItems: number | undefined,
+  maxItems: number | undefined,
+): z.ZodType {
   const items = prefix.map((schema) => schema.optional()) as unknown as [z.ZodType, ...z.ZodType[]];
   let tuple: z.ZodType = rest === null ? z.tuple(items) : z.tuple(items, rest);
   // z.minLength / z.maxLength are zod's own length checks, so the projection shows them.
@@ -51,7 +56,8 @@ function compilePrefix(node: JsonObject, pointer: string, scope: NodeScope): z.Z
 function compileItems(node: JsonObject, pointer: string, scope: NodeScope): z.ZodType {
   const items = keywordValue(node, "items");
   if (items === undefined) return z.unknown();
-  if (Array.isArray(items)) throw malformedSchema(childPointer(pointer, "items"), `items must be a schema in ${scope.dialect.name}`, "items");
+  if (Array.isArray(items))
+    throw malformedSchema(childPointer(pointer, "items"), `items must be a schema in ${scope.dialect.name}`, "items");
   return scope.schema(items, childPointer(pointer, "items"));
 }
 
@@ -61,7 +67,8 @@ function compileRest(node: JsonObject, pointer: string, scope: NodeScope): z.Zod
   const rest = keywordValue(node, keyword);
   if (rest === undefined || rest === true) return z.unknown();
   if (rest === false) return null;
-  if (Array.isArray(rest)) throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be a schema`, keyword);
+  if (Array.isArray(rest))
+    throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be a schema`, keyword);
   return scope.schema(rest, childPointer(pointer, keyword));
 }
 
@@ -72,6 +79,11 @@ function guardUnique(value: unknown, context: z.RefinementCtx): void {
     const key = canonicalJson(item);
     const first = firstIndex.get(key);
     if (first === undefined) firstIndex.set(key, index);
-    else context.addIssue({ code: "custom", message: `Array items must be unique: item ${index} repeats item ${first}`, path: [index] });
+    else
+      context.addIssue({
+        code: "custom",
+        message: `Array items must be unique: item ${index} repeats item ${first}`,
+        path: [index],
+      });
   });
 }

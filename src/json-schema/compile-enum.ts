@@ -6,7 +6,15 @@ import type { JsonObject, JsonPrimitive, JsonValue } from "./types.js";
 // Keywords holding subschemas: with any of them, filtering an enum at compile
 // time could cost as much as validating, so the enum is intersected instead.
 const SUBSCHEMA_KEYWORDS = [
-  "properties", "additionalProperties", "items", "prefixItems", "additionalItems", "allOf", "anyOf", "oneOf", "$ref",
+  "properties",
+  "additionalProperties",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "$ref",
 ];
 
 /** True when the node has a keyword that holds subschemas. */
@@ -41,7 +49,9 @@ function allowedValues(values: readonly JsonValue[], fromConst: boolean): z.ZodT
   const projection = fromConst && values.length === 1 ? { const: values[0] as JsonValue } : { enum: [...values] };
   return z
     .unknown()
-    .refine((value) => keys.has(canonicalJson(value)), { message: `Invalid value: expected one of ${describe(values)}` })
+    .refine((value) => keys.has(canonicalJson(value)), {
+      message: `Invalid value: expected one of ${describe(values)}`,
+    })
     .meta(projection);
 }
 

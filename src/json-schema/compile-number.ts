@@ -11,7 +11,12 @@ import type { JsonObject } from "./types.js";
  * and `multipleOf` are refinements because zod's versions differ from JSON
  * Schema (z.int() stops at 2^53, zod's multipleOf is float-based).
  */
-export function compileNumberBranch(node: JsonObject, pointer: string, dialect: DialectProfile, integer: boolean): z.ZodType {
+export function compileNumberBranch(
+  node: JsonObject,
+  pointer: string,
+  dialect: DialectProfile,
+  integer: boolean,
+): z.ZodType {
   let schema = applyBounds(z.number(), node, pointer, dialect);
   const meta: Record<string, string | number> = {};
   if (integer) {
@@ -20,7 +25,8 @@ export function compileNumberBranch(node: JsonObject, pointer: string, dialect: 
   }
   const multipleOf = readNumber(node, "multipleOf", pointer);
   if (multipleOf !== undefined) {
-    if (multipleOf <= 0) throw malformedSchema(childPointer(pointer, "multipleOf"), "multipleOf must be greater than 0", "multipleOf");
+    if (multipleOf <= 0)
+      throw malformedSchema(childPointer(pointer, "multipleOf"), "multipleOf must be greater than 0", "multipleOf");
     schema = schema.refine((value) => isDecimalMultiple(value, multipleOf), {
       message: `Invalid number: must be a multiple of ${multipleOf}`,
     });
@@ -47,9 +53,16 @@ interface Bound {
 
 // Draft 4 and OpenAPI 3.0 spell an exclusive bound as `minimum` plus `exclusiveMinimum: true`;
 // later drafts give `exclusiveMinimum` its own number.
-function readBound(node: JsonObject, limitKeyword: string, exclusiveKeyword: string, pointer: string, dialect: DialectProfile): Bound {
+function readBound(
+  node: JsonObject,
+  limitKeyword: string,
+  exclusiveKeyword: string,
+  pointer: string,
+  dialect: DialectProfile,
+): Bound {
   const limit = readNumber(node, limitKeyword, pointer);
-  if (!dialect.booleanExclusiveBounds) return { inclusive: limit, exclusive: readNumber(node, exclusiveKeyword, pointer) };
+  if (!dialect.booleanExclusiveBounds)
+    return { inclusive: limit, exclusive: readNumber(node, exclusiveKeyword, pointer) };
   const flag = keywordValue(node, exclusiveKeyword);
   const where = childPointer(pointer, exclusiveKeyword);
   if (flag !== undefined && typeof flag !== "boolean") {

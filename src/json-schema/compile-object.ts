@@ -60,7 +60,8 @@ function compileAdditional(node: JsonObject, pointer: string, scope: NodeScope):
   if (value === undefined || value === true) return { mode: "open" };
   if (value === false) return { mode: "closed" };
   const where = childPointer(pointer, "additionalProperties");
-  if (!isJsonObject(value)) throw malformedSchema(where, "additionalProperties must be a boolean or a schema", "additionalProperties");
+  if (!isJsonObject(value))
+    throw malformedSchema(where, "additionalProperties must be a boolean or a schema", "additionalProperties");
   return { mode: "schema", schema: scope.schema(value, where) };
 }
 
@@ -92,6 +93,7 @@ function undeclaredValue(additional: Additional): z.ZodType {
 // (unlike `false`) treats as a constraint on every other member's keys too.
 function catchallFor(additional: Additional): z.ZodType {
   if (additional.mode === "open") return z.unknown();
-  if (additional.mode === "closed") return z.never({ message: "Unrecognized key: additional properties are not allowed" }).optional();
+  if (additional.mode === "closed")
+    return z.never({ message: "Unrecognized key: additional properties are not allowed" }).optional();
   return additional.schema;
 }

@@ -33,7 +33,12 @@ const TYPE_KEYWORDS: Readonly<Record<"string" | "number" | "object" | "array", r
  */
 export function compileTypeBranches(node: JsonObject, pointer: string, scope: NodeScope): z.ZodType | undefined {
   const declared = readTypes(node, pointer, scope.dialect);
-  if (declared === undefined && !Object.values(TYPE_KEYWORDS).flat().some((keyword) => Object.hasOwn(node, keyword))) {
+  if (
+    declared === undefined &&
+    !Object.values(TYPE_KEYWORDS)
+      .flat()
+      .some((keyword) => Object.hasOwn(node, keyword))
+  ) {
     return undefined;
   }
   const types = declared ?? EVERY_TYPE;
@@ -69,7 +74,12 @@ function readTypes(node: JsonObject, pointer: string, dialect: DialectProfile): 
   if (value === undefined) types = undefined;
   else if (typeof value === "string") types = [asType(value, where)];
   else if (Array.isArray(value) && dialect.typeArrays) types = value.map((item) => asType(item, where));
-  else throw malformedSchema(where, dialect.typeArrays ? "type must be a type name or an array of them" : "type must be one type name", "type");
+  else
+    throw malformedSchema(
+      where,
+      dialect.typeArrays ? "type must be a type name or an array of them" : "type must be one type name",
+      "type",
+    );
   if (types !== undefined && (types.length === 0 || new Set(types).size !== types.length)) {
     throw malformedSchema(where, "type must list unique type names", "type");
   }

@@ -29,20 +29,51 @@ export interface DialectProfile {
 }
 
 const SHARED_CONSTRAINTS = [
-  "type", "properties", "required", "additionalProperties", "items", "enum", "allOf", "anyOf", "oneOf",
-  "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-  "minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "$ref",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "uniqueItems",
+  "$ref",
 ] as const;
 
 // Annotations are accepted in every dialect: where a draft does not define one,
 // a validator ignores it, which is exactly what carrying it as metadata does.
 const SHARED_ANNOTATIONS = [
-  "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "$defs", "definitions",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+  "$defs",
+  "definitions",
 ] as const;
 
 const OPENAPI_ANNOTATIONS = ["example", "externalDocs", "xml", "discriminator"] as const;
 
-const DRAFT_2020_URIS = ["https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2020-12/schema#"];
+const DRAFT_2020_URIS = [
+  "https://json-schema.org/draft/2020-12/schema",
+  "https://json-schema.org/draft/2020-12/schema#",
+];
 
 const PROFILES: Readonly<Record<JsonSchemaDialect, DialectProfile>> = {
   "draft-04": profile("draft-04", {
@@ -133,7 +164,8 @@ export function resolveDialect(root: JsonValue, requested: string | undefined): 
   const match = (["draft-2020-12", "draft-07", "draft-04"] as const)
     .map((name) => PROFILES[name])
     .find((candidate) => typeof declared === "string" && candidate.schemaUris.includes(declared));
-  if (match === undefined) throw unsupportedKeyword("$schema", "/$schema", `unknown dialect ${JSON.stringify(declared)}`);
+  if (match === undefined)
+    throw unsupportedKeyword("$schema", "/$schema", `unknown dialect ${JSON.stringify(declared)}`);
   return match;
 }
 

@@ -42,7 +42,8 @@ class BoundedWalker {
       return value;
     }
     if (typeof value !== "object") throw malformedSchema(pointer, `a ${typeof value} is not a JSON value`);
-    if (depth + 1 > MAX_DOCUMENT_DEPTH) throw schemaTooLarge("the schema is nested too deeply", MAX_DOCUMENT_DEPTH, pointer);
+    if (depth + 1 > MAX_DOCUMENT_DEPTH)
+      throw schemaTooLarge("the schema is nested too deeply", MAX_DOCUMENT_DEPTH, pointer);
     if (this.path.has(value)) {
       throw new ForageError("unsupported", `JSON Schema at #${pointer} is cyclic; recursive schemas are unsupported`, {
         pointer,
@@ -51,7 +52,9 @@ class BoundedWalker {
     }
     this.path.add(value);
     try {
-      return Array.isArray(value) ? this.copyArray(value, pointer, depth + 1) : this.copyObject(value, pointer, depth + 1);
+      return Array.isArray(value)
+        ? this.copyArray(value, pointer, depth + 1)
+        : this.copyObject(value, pointer, depth + 1);
     } finally {
       this.path.delete(value);
     }

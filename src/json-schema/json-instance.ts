@@ -55,7 +55,8 @@ function pushChildren(value: object, at: Step | undefined, open: Set<object>, st
   stack.push({ leave: value });
   if (Array.isArray(value)) {
     // Index loop, not forEach: holes must be seen (as undefined) rather than skipped.
-    for (let index = value.length - 1; index >= 0; index -= 1) stack.push({ value: value[index], at: { key: index, parent: at } });
+    for (let index = value.length - 1; index >= 0; index -= 1)
+      stack.push({ value: value[index], at: { key: index, parent: at } });
     return;
   }
   const record = value as Record<string, unknown>;

@@ -47,7 +47,8 @@ export function refTokens(ref: string): string[] | undefined {
 /** The own member at `token`, never an inherited one such as "constructor". */
 export function ownMember(node: unknown, token: string): unknown {
   if (Array.isArray(node)) return /^(0|[1-9][0-9]*)$/.test(token) ? node[Number(token)] : undefined;
-  if (typeof node === "object" && node !== null && Object.hasOwn(node, token)) return (node as Record<string, unknown>)[token];
+  if (typeof node === "object" && node !== null && Object.hasOwn(node, token))
+    return (node as Record<string, unknown>)[token];
   return undefined;
 }
 

@@ -27,7 +27,12 @@ function acceptOnlyJson(compiled: z.ZodType): z.ZodType {
     .superRefine((value, context) => {
       const found = findNonJson(value);
       if (found === undefined) return;
-      context.addIssue({ code: "custom", message: `Not a JSON value: ${found.problem}`, path: [...found.path], continue: false });
+      context.addIssue({
+        code: "custom",
+        message: `Not a JSON value: ${found.problem}`,
+        path: [...found.path],
+        continue: false,
+      });
     })
     .pipe(compiled);
 }

@@ -28,7 +28,8 @@ export function readCount(node: JsonObject, keyword: string, pointer: string): n
 export function readNumber(node: JsonObject, keyword: string, pointer: string): number | undefined {
   const value = keywordValue(node, keyword);
   if (value === undefined) return undefined;
-  if (typeof value !== "number") throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be a number`, keyword);
+  if (typeof value !== "number")
+    throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be a number`, keyword);
   return value;
 }
 
@@ -36,7 +37,8 @@ export function readNumber(node: JsonObject, keyword: string, pointer: string): 
 export function readBoolean(node: JsonObject, keyword: string, pointer: string): boolean | undefined {
   const value = keywordValue(node, keyword);
   if (value === undefined) return undefined;
-  if (typeof value !== "boolean") throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be a boolean`, keyword);
+  if (typeof value !== "boolean")
+    throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be a boolean`, keyword);
   return value;
 }
 
@@ -44,7 +46,8 @@ export function readBoolean(node: JsonObject, keyword: string, pointer: string):
 export function readString(node: JsonObject, keyword: string, pointer: string): string | undefined {
   const value = keywordValue(node, keyword);
   if (value === undefined) return undefined;
-  if (typeof value !== "string") throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be a string`, keyword);
+  if (typeof value !== "string")
+    throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be a string`, keyword);
   return value;
 }
 
@@ -72,7 +75,8 @@ export function readSchemaList(node: JsonObject, keyword: string, pointer: strin
 export function readSchemaMap(node: JsonObject, keyword: string, pointer: string): JsonObject | undefined {
   const value = keywordValue(node, keyword);
   if (value === undefined) return undefined;
-  if (!isJsonObject(value)) throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be an object of schemas`, keyword);
+  if (!isJsonObject(value))
+    throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be an object of schemas`, keyword);
   return value;
 }
 
@@ -80,6 +84,7 @@ export function readSchemaMap(node: JsonObject, keyword: string, pointer: string
 export function readArray(node: JsonObject, keyword: string, pointer: string): JsonValue[] | undefined {
   const value = keywordValue(node, keyword);
   if (value === undefined) return undefined;
-  if (!Array.isArray(value)) throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be an array`, keyword);
+  if (!Array.isArray(value))
+    throw malformedSchema(childPointer(pointer, keyword), `${keyword} must be an array`, keyword);
   return value;
 }

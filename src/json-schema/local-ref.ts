@@ -14,8 +14,18 @@ export interface RefTarget {
 const SCHEMA_MAPS = new Set(["properties", "$defs", "definitions", "patternProperties", "dependentSchemas"]);
 const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 const SINGLE_SCHEMAS = new Set([
-  "items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains",
-  "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+  "items",
+  "additionalProperties",
+  "additionalItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
 ]);
 
 type Position = "schema" | "container" | "data";
@@ -28,14 +38,19 @@ type Position = "schema" | "container" | "data";
  */
 export function resolveLocalRef(root: JsonValue, ref: string, refPointer: string, dialect: DialectProfile): RefTarget {
   if (!ref.startsWith("#")) {
-    throw unsupportedKeyword("$ref", refPointer, `only local "#..." references are supported, not ${JSON.stringify(ref)}`);
+    throw unsupportedKeyword(
+      "$ref",
+      refPointer,
+      `only local "#..." references are supported, not ${JSON.stringify(ref)}`,
+    );
   }
   const fragment = decodeFragment(ref, refPointer);
   if (fragment !== "" && !fragment.startsWith("/")) {
     throw unsupportedKeyword("$ref", refPointer, `anchor references such as ${JSON.stringify(ref)} are not supported`);
   }
   const tokens = parsePointer(fragment);
-  if (tokens === undefined) throw malformedSchema(refPointer, `${JSON.stringify(ref)} is not a valid JSON pointer`, "$ref");
+  if (tokens === undefined)
+    throw malformedSchema(refPointer, `${JSON.stringify(ref)} is not a valid JSON pointer`, "$ref");
   return walk(root, tokens, ref, refPointer, dialect);
 }
 
@@ -48,7 +63,13 @@ function decodeFragment(ref: string, refPointer: string): string {
   }
 }
 
-function walk(root: JsonValue, tokens: readonly string[], ref: string, refPointer: string, dialect: DialectProfile): RefTarget {
+function walk(
+  root: JsonValue,
+  tokens: readonly string[],
+  ref: string,
+  refPointer: string,
+  dialect: DialectProfile,
+): RefTarget {
   let node: JsonValue = root;
   let position: Position = "schema";
   for (let index = 0; index < tokens.length; index += 1) {

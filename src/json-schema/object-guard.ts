@@ -3,7 +3,10 @@ import { isJsonObject } from "./json-document.js";
 import type { JsonObject } from "./types.js";
 
 /** What `additionalProperties` says about keys not listed in `properties`. */
-export type Additional = { readonly mode: "open" } | { readonly mode: "closed" } | { readonly mode: "schema"; readonly schema: z.ZodType };
+export type Additional =
+  | { readonly mode: "open" }
+  | { readonly mode: "closed" }
+  | { readonly mode: "schema"; readonly schema: z.ZodType };
 
 /** Everything the raw-input guard needs to check what a zod object cannot. */
 export interface ObjectRules {
@@ -44,15 +47,22 @@ export function guardObject(value: unknown, rules: ObjectRules, context: z.Refin
     if (schema !== undefined && Object.hasOwn(value, name)) reportNested(schema, value[name], [name], context);
   }
   for (const name of rules.inheritedRequired) {
-    if (!Object.hasOwn(value, name)) context.addIssue({ code: "custom", message: `Missing required property "${name}"`, path: [name] });
+    if (!Object.hasOwn(value, name))
+      context.addIssue({ code: "custom", message: `Missing required property "${name}"`, path: [name] });
   }
   for (const name of undeclaredKeysToGuard(value, rules)) checkUndeclared(value, name, rules.additional, context);
   const count = Object.keys(value).length;
   if (rules.minProperties !== undefined && count < rules.minProperties) {
-    context.addIssue({ code: "custom", message: `Too small: expected object to have >=${rules.minProperties} properties` });
+    context.addIssue({
+      code: "custom",
+      message: `Too small: expected object to have >=${rules.minProperties} properties`,
+    });
   }
   if (rules.maxProperties !== undefined && count > rules.maxProperties) {
-    context.addIssue({ code: "custom", message: `Too big: expected object to have <=${rules.maxProperties} properties` });
+    context.addIssue({
+      code: "custom",
+      message: `Too big: expected object to have <=${rules.maxProperties} properties`,
+    });
   }
 }
 
@@ -66,7 +76,11 @@ function undeclaredKeysToGuard(value: JsonObject, rules: ObjectRules): string[] 
 
 function checkUndeclared(value: JsonObject, name: string, additional: Additional, context: z.RefinementCtx): void {
   if (additional.mode === "closed") {
-    context.addIssue({ code: "custom", message: `Unrecognized key "${name}": additional properties are not allowed`, path: [name] });
+    context.addIssue({
+      code: "custom",
+      message: `Unrecognized key "${name}": additional properties are not allowed`,
+      path: [name],
+    });
   } else if (additional.mode === "schema") {
     reportNested(additional.schema, value[name], [name], context);
   }

@@ -13,7 +13,11 @@ export function unsupportedKeyword(keyword: string, pointer: string, reason: str
 export function malformedSchema(pointer: string, problem: string, keyword?: string): ForageError {
   const details: Record<string, unknown> = { pointer, reason: problem };
   if (keyword !== undefined) details.keyword = keyword;
-  return new ForageError("invalid_argument", `Malformed JSON Schema at ${displayPointer(pointer)}: ${problem}`, details);
+  return new ForageError(
+    "invalid_argument",
+    `Malformed JSON Schema at ${displayPointer(pointer)}: ${problem}`,
+    details,
+  );
 }
 
 /** A schema over one of the compiler's size budgets: code "too_large". */

@@ -24,7 +24,12 @@ export function readAuthHints(components: unknown): AuthReading {
     const declared = record(value);
     if (declared === undefined || typeof declared.type !== "string") continue;
     reading.hints.push(authHint(scheme, declared));
-    if (declared.type === "apiKey" && typeof declared.name === "string" && typeof declared.in === "string" && API_KEY_LOCATIONS.has(declared.in)) {
+    if (
+      declared.type === "apiKey" &&
+      typeof declared.name === "string" &&
+      typeof declared.in === "string" &&
+      API_KEY_LOCATIONS.has(declared.in)
+    ) {
       reading.credentialParameters.push({ in: declared.in as CredentialParameter["in"], name: declared.name });
     }
   }
@@ -37,7 +42,8 @@ function authHint(scheme: string, declared: Record<string, unknown>): AuthHint {
     hint.in = declared.in as CredentialParameter["in"];
     if (typeof declared.name === "string") hint.parameterName = declared.name;
   }
-  if (declared.type === "http" && typeof declared.scheme === "string") hint.httpScheme = boundTitle(declared.scheme.toLowerCase());
+  if (declared.type === "http" && typeof declared.scheme === "string")
+    hint.httpScheme = boundTitle(declared.scheme.toLowerCase());
   const bearerFormat = boundTitle(declared.bearerFormat);
   if (bearerFormat !== undefined) hint.bearerFormat = bearerFormat;
   const description = boundDescription(declared.description);
@@ -52,5 +58,7 @@ export function readSecurity(requirements: unknown): string[][] {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }

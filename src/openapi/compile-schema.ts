@@ -4,7 +4,9 @@ import { jsonSchemaToZod, type JsonValue } from "../json-schema/index.js";
 import type { OpenApiDialect } from "./types.js";
 
 /** A compiled validator, or why the schema cannot be compiled without widening it. */
-export type CompileResult = { readonly ok: true; readonly validator: z.ZodType } | { readonly ok: false; readonly reason: string };
+export type CompileResult =
+  | { readonly ok: true; readonly validator: z.ZodType }
+  | { readonly ok: false; readonly reason: string };
 
 /** Compiles with the one compiler App methods use; a refusal becomes a reason, never a crash. */
 export function compileSchema(schema: JsonValue, dialect: OpenApiDialect, what: string): CompileResult {

@@ -6,18 +6,52 @@ export type ReservedHeaderKind = "transport" | "forwarding" | "credential" | "me
 
 // The transport owns framing, routing and content negotiation of the request it builds.
 const TRANSPORT = [
-  "host", "content-length", "content-type", "content-encoding", "transfer-encoding", "connection", "keep-alive",
-  "proxy-connection", "te", "trailer", "upgrade", "expect", "accept", "accept-encoding", "http2-settings",
+  "host",
+  "content-length",
+  "content-type",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "upgrade",
+  "expect",
+  "accept",
+  "accept-encoding",
+  "http2-settings",
 ];
 // Forwarding headers let a caller lie about the client or the route.
 const FORWARDING = [
-  "forwarded", "via", "x-real-ip", "x-client-ip", "client-ip", "true-client-ip", "cf-connecting-ip", "x-cluster-client-ip",
-  "x-original-url", "x-rewrite-url", "x-original-host", "x-host", "x-forwarded",
+  "forwarded",
+  "via",
+  "x-real-ip",
+  "x-client-ip",
+  "client-ip",
+  "true-client-ip",
+  "cf-connecting-ip",
+  "x-cluster-client-ip",
+  "x-original-url",
+  "x-rewrite-url",
+  "x-original-host",
+  "x-host",
+  "x-forwarded",
 ];
 // Credentials belong to the execution owner, never to guest input.
 const CREDENTIAL = [
-  "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "apikey", "x-auth-token",
-  "x-access-token", "x-csrf-token", "x-xsrf-token", "x-amz-security-token",
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-api-key",
+  "api-key",
+  "apikey",
+  "x-auth-token",
+  "x-access-token",
+  "x-csrf-token",
+  "x-xsrf-token",
+  "x-amz-security-token",
 ];
 // Method overrides would turn a declared read into a write.
 const METHOD_OVERRIDE = ["x-http-method-override", "x-http-method", "x-method-override"];

@@ -8,7 +8,22 @@ export { parseOpenApiTable, selectOpenApiOperations, toOpenApiTableRow } from ".
 export { RESERVED_METHOD_NAMES } from "./method-names.js";
 export * from "./limits.js";
 export type {
-  AuthHint, HttpMethod, NormalizeOpenApiOptions, NormalizedOpenApi, OpenApiBodyShape, OpenApiCallShape, OpenApiDialect,
-  OpenApiOperation, OpenApiSelection, OpenApiTable, OpenApiTableMethod, OpenApiTableRow, OpenApiVersion, OperationEffect,
-  ServerHint, ThirdPartyInfo, ThirdPartyText, UnsupportedOperation,
+  AuthHint,
+  HttpMethod,
+  NormalizeOpenApiOptions,
+  NormalizedOpenApi,
+  OpenApiBodyShape,
+  OpenApiCallShape,
+  OpenApiDialect,
+  OpenApiOperation,
+  OpenApiSelection,
+  OpenApiTable,
+  OpenApiTableMethod,
+  OpenApiTableRow,
+  OpenApiVersion,
+  OperationEffect,
+  ServerHint,
+  ThirdPartyInfo,
+  ThirdPartyText,
+  UnsupportedOperation,
 } from "./types.js";

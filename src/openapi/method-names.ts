@@ -28,7 +28,8 @@ export function isMethodName(name: string): boolean {
  * generated type names.
  */
 export function baseMethodName(operationId: unknown, method: string, path: string): string {
-  const source = typeof operationId === "string" && operationId.trim() !== "" ? operationId : `${method.toLowerCase()} ${path}`;
+  const source =
+    typeof operationId === "string" && operationId.trim() !== "" ? operationId : `${method.toLowerCase()} ${path}`;
   let name = source.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
   if (name === "") name = `${method.toLowerCase()}_operation`;
   if (/^[0-9]/.test(name)) name = `op_${name}`;

@@ -3,7 +3,12 @@ import type { JsonObject } from "../json-schema/index.js";
 import { readAuthHints } from "./auth-hints.js";
 import { resolveTokens } from "../json-schema/json-pointer.js";
 import { assignMethodNames, operationKey } from "./method-names.js";
-import { normalizeOperation, type OperationCandidate, type OperationContext, type OperationResult } from "./normalize-operation.js";
+import {
+  normalizeOperation,
+  type OperationCandidate,
+  type OperationContext,
+  type OperationResult,
+} from "./normalize-operation.js";
 import { listOperationSites, type OperationSite } from "./operation-sites.js";
 import { parseSpecText } from "./parse-spec-text.js";
 import { RefBudget } from "./ref-budget.js";
@@ -12,7 +17,14 @@ import { readSpecServerHints } from "./server-hints.js";
 import { assertSpecBounds } from "./spec-bounds.js";
 import { readSpecVersion } from "./spec-version.js";
 import { boundDescription, boundTitle } from "./text-bounds.js";
-import type { NormalizeOpenApiOptions, NormalizedOpenApi, OpenApiOperation, OpenApiVersion, ThirdPartyInfo, UnsupportedOperation } from "./types.js";
+import type {
+  NormalizeOpenApiOptions,
+  NormalizedOpenApi,
+  OpenApiOperation,
+  OpenApiVersion,
+  ThirdPartyInfo,
+  UnsupportedOperation,
+} from "./types.js";
 
 /**
  * Reads owner-supplied OpenAPI 3.0/3.1 text (JSON or YAML) into server and
@@ -66,9 +78,14 @@ function intakeSpec(specText: string): IntakenSpec {
   return { version, resolved: resolveLocalRefs(root, version), sites, refProblems };
 }
 
-function normalizeOperations(spec: IntakenSpec, context: OperationContext): { operations: OpenApiOperation[]; unsupported: UnsupportedOperation[] } {
+function normalizeOperations(
+  spec: IntakenSpec,
+  context: OperationContext,
+): { operations: OpenApiOperation[]; unsupported: UnsupportedOperation[] } {
   const { resolved, sites } = spec;
-  const names = assignMethodNames(sites.map((site) => ({ method: site.method, path: site.path, operationId: operationIdOf(resolved, site) })));
+  const names = assignMethodNames(
+    sites.map((site) => ({ method: site.method, path: site.path, operationId: operationIdOf(resolved, site) })),
+  );
   const operations: OpenApiOperation[] = [];
   const unsupported: UnsupportedOperation[] = [];
   sites.forEach((site, index) => {
@@ -99,7 +116,8 @@ function normalizeOne(candidate: OperationCandidate, context: OperationContext):
 }
 
 function assertOptions(options: NormalizeOpenApiOptions): void {
-  if (typeof options !== "object" || options === null) throw new ForageError("invalid_argument", "normalizeOpenApi options must be an object");
+  if (typeof options !== "object" || options === null)
+    throw new ForageError("invalid_argument", "normalizeOpenApi options must be an object");
   const { authParameter } = options;
   if (authParameter !== undefined && (typeof authParameter !== "string" || authParameter === "")) {
     throw new ForageError("invalid_argument", "authParameter must be a non-empty parameter name");
@@ -130,7 +148,9 @@ function referenceProblem(budget: RefBudget, root: JsonObject, site: OperationSi
 
 function successResponses(responses: unknown): unknown[] {
   if (typeof responses !== "object" || responses === null || Array.isArray(responses)) return [];
-  return Object.entries(responses).filter(([status]) => /^2([0-9]{2}|XX)$/i.test(status)).map(([, response]) => response);
+  return Object.entries(responses)
+    .filter(([status]) => /^2([0-9]{2}|XX)$/i.test(status))
+    .map(([, response]) => response);
 }
 
 function operationIdOf(resolved: JsonObject, site: OperationSite): unknown {
@@ -154,6 +174,8 @@ function readInfo(info: unknown): ThirdPartyInfo {
 function noteWebhooks(resolved: JsonObject, notes: string[]): void {
   const webhooks = resolved.webhooks;
   if (typeof webhooks === "object" && webhooks !== null && Object.keys(webhooks).length > 0) {
-    notes.push(`${Object.keys(webhooks).length} webhook(s) ignored: webhooks are requests the API sends, not operations to call`);
+    notes.push(
+      `${Object.keys(webhooks).length} webhook(s) ignored: webhooks are requests the API sends, not operations to call`,
+    );
   }
 }

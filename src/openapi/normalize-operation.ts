@@ -9,7 +9,14 @@ import { readJsonBody } from "./request-body.js";
 import { readSuccessSchema } from "./responses.js";
 import { readServerHints } from "./server-hints.js";
 import { boundDescription, boundTitle, thirdPartyText } from "./text-bounds.js";
-import type { HttpMethod, OpenApiDialect, OpenApiOperation, OpenApiVersion, OperationEffect, ServerHint } from "./types.js";
+import type {
+  HttpMethod,
+  OpenApiDialect,
+  OpenApiOperation,
+  OpenApiVersion,
+  OperationEffect,
+  ServerHint,
+} from "./types.js";
 
 /** What every operation of one spec shares. */
 export interface OperationContext {
@@ -31,7 +38,9 @@ export interface OperationCandidate {
 }
 
 /** The operation, or the reason a person can act on. */
-export type OperationResult = { readonly ok: true; readonly operation: OpenApiOperation } | { readonly ok: false; readonly reason: string };
+export type OperationResult =
+  | { readonly ok: true; readonly operation: OpenApiOperation }
+  | { readonly ok: false; readonly reason: string };
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -49,7 +58,8 @@ export function dialectOf(version: OpenApiVersion): OpenApiDialect {
 export function normalizeOperation(candidate: OperationCandidate, context: OperationContext): OperationResult {
   const { site } = candidate;
   if (site.method === "TRACE") return refuse("TRACE is unsupported: it echoes the request, credentials included");
-  if (site.referencedItem) return refuse("the Path Item is a $ref; referenced Path Items are unsupported, so inline it under paths");
+  if (site.referencedItem)
+    return refuse("the Path Item is a $ref; referenced Path Items are unsupported, so inline it under paths");
   const template = checkPathTemplate(site.path);
   if (!template.ok) return refuse(template.reason);
   if (!isRecord(candidate.operation)) return refuse("the operation is not an object");
@@ -73,7 +83,8 @@ export function normalizeOperation(candidate: OperationCandidate, context: Opera
   const compiledInput = compileSchema(input.inputSchema, dialect, "input schema");
   if (!compiledInput.ok) return refuse(compiledInput.reason);
   const outputSchema = readSuccessSchema(operation.responses);
-  const compiledOutput = outputSchema === undefined ? undefined : compileSchema(outputSchema, dialect, "success response schema");
+  const compiledOutput =
+    outputSchema === undefined ? undefined : compileSchema(outputSchema, dialect, "success response schema");
   if (compiledOutput !== undefined && !compiledOutput.ok) return refuse(compiledOutput.reason);
   const notes = [...parameters.notes];
   if (operation.callbacks !== undefined) notes.push("callbacks are not exposed; only the request itself is");
@@ -104,7 +115,11 @@ export function normalizeOperation(candidate: OperationCandidate, context: Opera
 }
 
 // Operation-level servers override path-level ones, which override the spec's.
-function operationServers(item: Record<string, unknown>, operation: Record<string, unknown>, notes: string[]): ServerHint[] | undefined {
+function operationServers(
+  item: Record<string, unknown>,
+  operation: Record<string, unknown>,
+  notes: string[],
+): ServerHint[] | undefined {
   if (operation.servers !== undefined) return readServerHints(operation.servers, "operation", notes);
   if (item.servers !== undefined) return readServerHints(item.servers, "path item", notes);
   return undefined;

@@ -7,8 +7,18 @@ import { boundDescription, boundTitle } from "./text-bounds.js";
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const SINGLE_SCHEMAS = new Set([
-  "items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames",
-  "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+  "items",
+  "additionalProperties",
+  "additionalItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
 ]);
 // Annotations that say nothing a validator or a caller needs; dropped because they are unbounded provider data.
 const DROPPED = new Set(["$comment", "externalDocs", "xml", "discriminator"]);

@@ -32,15 +32,26 @@ export function listOperationSites(root: JsonObject): OperationSite[] {
   for (const path of Object.keys(paths)) {
     const itemPointer = childPointer("/paths", path);
     const item = paths[path];
-    if (!isObject(item)) throw new ForageError("invalid_spec", `The Path Item for ${JSON.stringify(path)} must be an object`, { pointer: itemPointer });
+    if (!isObject(item))
+      throw new ForageError("invalid_spec", `The Path Item for ${JSON.stringify(path)} must be an object`, {
+        pointer: itemPointer,
+      });
     const referenced = typeof item.$ref === "string";
     const declared = referenced ? referencedItem(root, item.$ref as string) : item;
     for (const key of PATH_ITEM_METHODS) {
       if (ownMember(item, key) === undefined && ownMember(declared, key) === undefined) continue;
-      sites.push({ method: key.toUpperCase(), path, itemPointer, pointer: childPointer(itemPointer, key), referencedItem: referenced });
+      sites.push({
+        method: key.toUpperCase(),
+        path,
+        itemPointer,
+        pointer: childPointer(itemPointer, key),
+        referencedItem: referenced,
+      });
     }
     if (sites.length > MAX_SPEC_OPERATIONS) {
-      throw new ForageError("too_large", `The spec declares more than ${MAX_SPEC_OPERATIONS} operations`, { limit: MAX_SPEC_OPERATIONS });
+      throw new ForageError("too_large", `The spec declares more than ${MAX_SPEC_OPERATIONS} operations`, {
+        limit: MAX_SPEC_OPERATIONS,
+      });
     }
   }
   return sites;

@@ -11,7 +11,14 @@ import { BODY_KEY } from "./operation-input.js";
 import { checkPathTemplate } from "./path-template.js";
 import { TableJsonCopier, invalidTable } from "./table-json.js";
 import { OPERATION_ONLY_KEYS, tableRowShape } from "./table-row-shape.js";
-import type { NormalizedOpenApi, OpenApiOperation, OpenApiSelection, OpenApiTable, OpenApiTableMethod, OpenApiTableRow } from "./types.js";
+import type {
+  NormalizedOpenApi,
+  OpenApiOperation,
+  OpenApiSelection,
+  OpenApiTable,
+  OpenApiTableMethod,
+  OpenApiTableRow,
+} from "./types.js";
 
 /** Names the format of the digested rows, so a future format never collides with this one. */
 const TABLE_FORMAT = "forage.openapi-table/1";
@@ -40,9 +47,15 @@ export function toOpenApiTableRow(operation: OpenApiOperation): OpenApiTableRow 
  * names from a client. An entry that is unknown, unsupported or repeated is
  * refused with code "invalid_argument".
  */
-export function selectOpenApiOperations(preview: NormalizedOpenApi, selection: readonly OpenApiSelection[]): OpenApiTableRow[] {
+export function selectOpenApiOperations(
+  preview: NormalizedOpenApi,
+  selection: readonly OpenApiSelection[],
+): OpenApiTableRow[] {
   if (!Array.isArray(selection) || selection.length < MIN_TABLE_METHODS || selection.length > MAX_TABLE_METHODS) {
-    throw new ForageError("invalid_argument", `Select between ${MIN_TABLE_METHODS} and ${MAX_TABLE_METHODS} operations by { method, path }`);
+    throw new ForageError(
+      "invalid_argument",
+      `Select between ${MIN_TABLE_METHODS} and ${MAX_TABLE_METHODS} operations by { method, path }`,
+    );
   }
   const chosen = new Set<string>();
   return selection.map((entry) => {
@@ -62,7 +75,10 @@ function readSelection(entry: unknown): { method: string; path: string } {
   const record = entry as Record<string, unknown>;
   const keys = typeof entry === "object" && entry !== null ? Object.keys(entry) : [];
   if (keys.length !== 2 || typeof record.method !== "string" || typeof record.path !== "string") {
-    throw new ForageError("invalid_argument", "Each selection entry is exactly { method, path }, as the preview lists them");
+    throw new ForageError(
+      "invalid_argument",
+      "Each selection entry is exactly { method, path }, as the preview lists them",
+    );
   }
   return { method: record.method.toUpperCase(), path: record.path };
 }
@@ -78,12 +94,16 @@ function readSelection(entry: unknown): { method: string; path: string } {
 export function parseOpenApiTable(selectedOperations: unknown): OpenApiTable {
   if (!Array.isArray(selectedOperations)) throw invalidTable("expected an array of selected operations");
   if (selectedOperations.length < MIN_TABLE_METHODS || selectedOperations.length > MAX_TABLE_METHODS) {
-    throw invalidTable(`it has ${selectedOperations.length} methods; a table has ${MIN_TABLE_METHODS} to ${MAX_TABLE_METHODS}`);
+    throw invalidTable(
+      `it has ${selectedOperations.length} methods; a table has ${MIN_TABLE_METHODS} to ${MAX_TABLE_METHODS}`,
+    );
   }
   const copier = new TableJsonCopier();
   const raw = selectedOperations.map((entry, index) => copier.copy(rowMembers(entry, index), `row ${index}`));
   assertTableSize(raw);
-  const rows = raw.map((entry, index) => decodeRow(entry, index)).sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  const rows = raw
+    .map((entry, index) => decodeRow(entry, index))
+    .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   assertUnique(rows);
   const methods = rows.map(compileRow);
   return { methods, rows, digest: sha256Hex(canonicalJson({ format: TABLE_FORMAT, rows })) };
@@ -91,7 +111,8 @@ export function parseOpenApiTable(selectedOperations: unknown): OpenApiTable {
 
 // Normalized operations may be passed as they are: their validators and hints are dropped, never trusted.
 function rowMembers(entry: unknown, index: number): unknown {
-  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) throw invalidTable(`row ${index} is not an object`);
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry))
+    throw invalidTable(`row ${index} is not an object`);
   const members: Record<string, unknown> = {};
   for (const key of Object.keys(entry)) {
     if (!OPERATION_ONLY_KEYS.has(key)) members[key] = (entry as Record<string, unknown>)[key];
@@ -102,7 +123,11 @@ function rowMembers(entry: unknown, index: number): unknown {
 function assertTableSize(rows: readonly JsonValue[]): void {
   const bytes = Buffer.byteLength(canonicalJson(rows), "utf8");
   if (bytes > MAX_TABLE_BYTES) {
-    throw new ForageError("too_large", `The OpenAPI table is ${bytes} bytes; the limit is ${MAX_TABLE_BYTES} (512 KiB)`, { limit: MAX_TABLE_BYTES, bytes });
+    throw new ForageError(
+      "too_large",
+      `The OpenAPI table is ${bytes} bytes; the limit is ${MAX_TABLE_BYTES} (512 KiB)`,
+      { limit: MAX_TABLE_BYTES, bytes },
+    );
   }
 }
 
@@ -110,7 +135,9 @@ function decodeRow(entry: JsonValue, index: number): OpenApiTableRow {
   const parsed = tableRowShape.safeParse(entry);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw invalidTable(`row ${index} ${issue === undefined ? "is malformed" : `at ${issue.path.join(".") || "(root)"}: ${issue.message}`}`);
+    throw invalidTable(
+      `row ${index} ${issue === undefined ? "is malformed" : `at ${issue.path.join(".") || "(root)"}: ${issue.message}`}`,
+    );
   }
   const row = parsed.data as OpenApiTableRow;
   const problem = rowProblem(row);
@@ -120,14 +147,18 @@ function decodeRow(entry: JsonValue, index: number): OpenApiTableRow {
 
 /** Why a row is not something intake could have produced, or undefined. */
 function rowProblem(row: OpenApiTableRow): string | undefined {
-  if (!isMethodName(row.name)) return `"${row.name}" is not a usable method name (an identifier, not reserved, at most 64 long)`;
+  if (!isMethodName(row.name))
+    return `"${row.name}" is not a usable method name (an identifier, not reserved, at most 64 long)`;
   if (row.effect !== effectOf(row.method)) return `${row.method} is a ${effectOf(row.method)}, not a ${row.effect}`;
   const template = checkPathTemplate(row.path);
   if (!template.ok) return template.reason;
   if (!sameNames(template.names, row.call.pathParams)) return "the path parameters do not match the path template";
-  const badHeader = row.call.headerParams.find((name) => !isHeaderToken(name) || reservedHeaderKind(name) !== undefined);
+  const badHeader = row.call.headerParams.find(
+    (name) => !isHeaderToken(name) || reservedHeaderKind(name) !== undefined,
+  );
   if (badHeader !== undefined) return `the header "${badHeader}" is not a header guests may set`;
-  if (row.call.body !== null && !isJsonMediaType(row.call.body.contentType)) return `the body media type ${row.call.body.contentType} is not JSON`;
+  if (row.call.body !== null && !isJsonMediaType(row.call.body.contentType))
+    return `the body media type ${row.call.body.contentType} is not JSON`;
   return inputSchemaProblem(row);
 }
 
@@ -137,13 +168,17 @@ function inputSchemaProblem(row: OpenApiTableRow): string | undefined {
   const { pathParams, queryParams, headerParams, body } = row.call;
   const keys = [...pathParams, ...queryParams, ...headerParams, ...(body === null ? [] : [BODY_KEY])];
   if (new Set(keys).size !== keys.length) return "an input key is used twice in the call shape";
-  if (schema.type !== "object" || schema.additionalProperties !== false) return "the input schema must be a closed object";
+  if (schema.type !== "object" || schema.additionalProperties !== false)
+    return "the input schema must be a closed object";
   const properties = schema.properties;
-  if (!isJsonObject(properties) || !sameNames(Object.keys(properties), keys)) return "the input schema's properties do not match the call shape";
+  if (!isJsonObject(properties) || !sameNames(Object.keys(properties), keys))
+    return "the input schema's properties do not match the call shape";
   const required = schema.required ?? [];
-  if (!Array.isArray(required) || !required.every((name) => typeof name === "string")) return "the input schema's required list is malformed";
+  if (!Array.isArray(required) || !required.every((name) => typeof name === "string"))
+    return "the input schema's required list is malformed";
   if (!pathParams.every((name) => required.includes(name))) return "every path parameter must be required";
-  if (body !== null && body.required !== required.includes(BODY_KEY)) return "the body's required flag disagrees with the input schema";
+  if (body !== null && body.required !== required.includes(BODY_KEY))
+    return "the body's required flag disagrees with the input schema";
   return undefined;
 }
 

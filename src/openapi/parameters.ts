@@ -45,7 +45,11 @@ class Refusal {
  * API keys, the owner's authParameter) and reserved headers are left out
  * with a note; anything intake cannot express makes the operation unsupported.
  */
-export function readParameters(itemParameters: unknown, operationParameters: unknown, context: ParameterContext): ParameterReading {
+export function readParameters(
+  itemParameters: unknown,
+  operationParameters: unknown,
+  context: ParameterContext,
+): ParameterReading {
   try {
     const declared = mergeLevels(listLevel(itemParameters, "path item"), listLevel(operationParameters, "operation"));
     const notes: string[] = [];
@@ -71,7 +75,12 @@ function listLevel(parameters: unknown, level: string): Declared[] {
   const seen = new Set<string>();
   return parameters.map((parameter, index) => {
     const record = parameter as Record<string, unknown>;
-    if (typeof parameter !== "object" || parameter === null || typeof record.name !== "string" || typeof record.in !== "string") {
+    if (
+      typeof parameter !== "object" ||
+      parameter === null ||
+      typeof record.name !== "string" ||
+      typeof record.in !== "string"
+    ) {
       throw new Refusal(`${level} parameter ${index} has no string name and location`);
     }
     const key = identity(record as Declared);
@@ -101,7 +110,8 @@ function readParameter(parameter: Declared, context: ParameterContext, notes: st
     return undefined;
   }
   if (location === "cookie") throw new Refusal(`the ${label} is unsupported: cookie parameters cannot be guest input`);
-  if (location !== "path" && location !== "query" && location !== "header") throw new Refusal(`the ${label} has an unknown location`);
+  if (location !== "path" && location !== "query" && location !== "header")
+    throw new Refusal(`the ${label} has an unknown location`);
   if (location === "header" && excludeHeader(parameter, label, notes)) return undefined;
   assertDefaultSerialization(parameter, location, label);
   const schema = scalarSchema(parameter, label, context);
@@ -114,7 +124,9 @@ function isCredential(parameter: Declared, context: ParameterContext): boolean {
   const same = (left: string, right: string): boolean =>
     parameter.in === "header" ? left.toLowerCase() === right.toLowerCase() : left === right;
   if (context.authParameter !== undefined && same(parameter.name, context.authParameter)) return true;
-  return context.credentialParameters.some((credential) => credential.in === parameter.in && same(parameter.name, credential.name));
+  return context.credentialParameters.some(
+    (credential) => credential.in === parameter.in && same(parameter.name, credential.name),
+  );
 }
 
 // True when the header is left out of input (with a note); throws when the operation cannot go without it.
@@ -131,33 +143,47 @@ function excludeHeader(parameter: Declared, label: string, notes: string[]): boo
     notes.push(`the ${label} is a credential header: the credential owner fills it, never guest input`);
     return true;
   }
-  if (parameter.required === true) throw new Refusal(`the ${label} is required but is a reserved ${kind} header, which guests cannot set`);
+  if (parameter.required === true)
+    throw new Refusal(`the ${label} is required but is a reserved ${kind} header, which guests cannot set`);
   notes.push(`the optional ${label} is a reserved ${kind} header and is left out of the input`);
   return true;
 }
 
 function assertDefaultSerialization(parameter: Declared, location: "path" | "query" | "header", label: string): void {
-  if (parameter.content !== undefined) throw new Refusal(`the ${label} uses content serialization; only a schema with default style is supported`);
+  if (parameter.content !== undefined)
+    throw new Refusal(`the ${label} uses content serialization; only a schema with default style is supported`);
   if (parameter.style !== undefined && parameter.style !== DEFAULT_STYLE[location]) {
-    throw new Refusal(`the ${label} uses style "${String(parameter.style)}"; only the default "${DEFAULT_STYLE[location]}" is supported`);
+    throw new Refusal(
+      `the ${label} uses style "${String(parameter.style)}"; only the default "${DEFAULT_STYLE[location]}" is supported`,
+    );
   }
   if (parameter.explode !== undefined && parameter.explode !== DEFAULT_EXPLODE[location]) {
-    throw new Refusal(`the ${label} sets explode to ${String(parameter.explode)}; only the default ${String(DEFAULT_EXPLODE[location])} is supported`);
+    throw new Refusal(
+      `the ${label} sets explode to ${String(parameter.explode)}; only the default ${String(DEFAULT_EXPLODE[location])} is supported`,
+    );
   }
-  if (parameter.allowReserved === true) throw new Refusal(`the ${label} sets allowReserved, which changes its encoding`);
+  if (parameter.allowReserved === true)
+    throw new Refusal(`the ${label} sets allowReserved, which changes its encoding`);
 }
 
 // Scalars serialize the same under every default style; arrays and objects do not.
 function scalarSchema(parameter: Declared, label: string, context: ParameterContext): JsonValue {
   const schema = parameter.schema;
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw new Refusal(`the ${label} has no schema object`);
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema))
+    throw new Refusal(`the ${label} has no schema object`);
   const record = schema as Record<string, unknown>;
   const types = Array.isArray(record.type) ? record.type : [record.type];
   if (types.includes("null") || (context.version === "3.0" && record.nullable === true)) {
     throw new Refusal(`the ${label} may be null, which a ${parameter.in} parameter cannot carry`);
   }
-  const scalar = record.type === undefined ? isScalarEnum(record) : types.length > 0 && types.every((type) => typeof type === "string" && SCALAR_TYPES.has(type));
-  if (!scalar) throw new Refusal(`the ${label} is not a scalar (string, number, integer or boolean); arrays and objects are unsupported`);
+  const scalar =
+    record.type === undefined
+      ? isScalarEnum(record)
+      : types.length > 0 && types.every((type) => typeof type === "string" && SCALAR_TYPES.has(type));
+  if (!scalar)
+    throw new Refusal(
+      `the ${label} is not a scalar (string, number, integer or boolean); arrays and objects are unsupported`,
+    );
   const normalized = normalizeSchema(schema) as Record<string, JsonValue>;
   const description = boundDescription(parameter.description);
   if (description !== undefined && normalized.description === undefined) normalized.description = description;
@@ -167,13 +193,18 @@ function scalarSchema(parameter: Declared, label: string, context: ParameterCont
 
 function isScalarEnum(schema: Record<string, unknown>): boolean {
   const values = schema.enum ?? (schema.const === undefined ? undefined : [schema.const]);
-  return Array.isArray(values) && values.length > 0 && values.every((value) => ["string", "number", "boolean"].includes(typeof value));
+  return (
+    Array.isArray(values) &&
+    values.length > 0 &&
+    values.every((value) => ["string", "number", "boolean"].includes(typeof value))
+  );
 }
 
 function assertTemplateMatch(parameters: readonly InputParameter[], templateNames: readonly string[]): void {
   const pathNames = parameters.filter((parameter) => parameter.location === "path").map((parameter) => parameter.name);
   const missing = templateNames.find((name) => !pathNames.includes(name));
-  if (missing !== undefined) throw new Refusal(`the path template has {${missing}} but no path parameter "${missing}" declares it`);
+  if (missing !== undefined)
+    throw new Refusal(`the path template has {${missing}} but no path parameter "${missing}" declares it`);
   const extra = pathNames.find((name) => !templateNames.includes(name));
   if (extra !== undefined) throw new Refusal(`the path parameter "${extra}" does not appear in the path template`);
 }
@@ -183,7 +214,9 @@ function assertUniqueKeys(parameters: readonly InputParameter[]): void {
   for (const parameter of parameters) {
     const other = seen.get(parameter.name);
     if (other !== undefined) {
-      throw new Refusal(`the name "${parameter.name}" is both a ${other} and a ${parameter.location} parameter; input keys must be unique`);
+      throw new Refusal(
+        `the name "${parameter.name}" is both a ${other} and a ${parameter.location} parameter; input keys must be unique`,
+      );
     }
     seen.set(parameter.name, parameter.location);
   }

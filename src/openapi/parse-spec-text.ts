@@ -15,10 +15,14 @@ export interface ParsedSpecText {
  * count by a lexer pre-scan. Nothing is fetched, read or executed.
  */
 export function parseSpecText(text: string): ParsedSpecText {
-  if (typeof text !== "string") throw new ForageError("invalid_argument", "normalizeOpenApi takes the spec text as a string");
+  if (typeof text !== "string")
+    throw new ForageError("invalid_argument", "normalizeOpenApi takes the spec text as a string");
   const bytes = Buffer.byteLength(text, "utf8");
   if (bytes > MAX_SPEC_BYTES) {
-    throw new ForageError("too_large", `The spec is ${bytes} bytes; the limit is ${MAX_SPEC_BYTES} (2 MiB)`, { limit: MAX_SPEC_BYTES, bytes });
+    throw new ForageError("too_large", `The spec is ${bytes} bytes; the limit is ${MAX_SPEC_BYTES} (2 MiB)`, {
+      limit: MAX_SPEC_BYTES,
+      bytes,
+    });
   }
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
   if (/^\s*[{[]/.test(body)) {
@@ -56,14 +60,17 @@ export function assertJsonDepth(text: string): void {
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 0x5c) index += 1; // backslash: skip the escaped character
+      if (code === 0x5c)
+        index += 1; // backslash: skip the escaped character
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) {
       inString = true;
     } else if (code === 0x7b || code === 0x5b) {
       depth += 1;
       if (depth > MAX_SPEC_DEPTH) {
-        throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels`, { limit: MAX_SPEC_DEPTH });
+        throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels`, {
+          limit: MAX_SPEC_DEPTH,
+        });
       }
     } else if (code === 0x7d || code === 0x5d) {
       depth -= 1;
@@ -83,7 +90,8 @@ function parseYaml(text: string): unknown {
     prettyErrors: false,
   });
   const problem = document.errors[0] ?? document.warnings[0];
-  if (problem !== undefined) throw new ForageError("invalid_spec", `The spec is not valid YAML: ${firstLine(problem.message)}`);
+  if (problem !== undefined)
+    throw new ForageError("invalid_spec", `The spec is not valid YAML: ${firstLine(problem.message)}`);
   assertPlainYaml(document);
   return document.toJS({ maxAliasCount: 0 });
 }
@@ -93,7 +101,11 @@ function assertPlainYaml(document: Document.Parsed): void {
   let failure: ForageError | undefined;
   visit(document, {
     Alias() {
-      failure = new ForageError("unsupported", "YAML aliases are refused; write the spec as plain JSON-compatible YAML", { feature: "yaml-aliases" });
+      failure = new ForageError(
+        "unsupported",
+        "YAML aliases are refused; write the spec as plain JSON-compatible YAML",
+        { feature: "yaml-aliases" },
+      );
       return visit.BREAK;
     },
     Map(_key, map) {
@@ -113,7 +125,8 @@ function duplicateOrComplexKey(map: unknown): ForageError | undefined {
       return new ForageError("invalid_spec", "The spec uses a YAML collection as a mapping key; keys must be scalars");
     }
     const name = key === null ? "" : String(key.value);
-    if (seen.has(name)) return new ForageError("invalid_spec", `The spec repeats the mapping key ${JSON.stringify(name)}`);
+    if (seen.has(name))
+      return new ForageError("invalid_spec", `The spec repeats the mapping key ${JSON.stringify(name)}`);
     seen.add(name);
   }
   return undefined;

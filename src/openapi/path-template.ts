@@ -1,5 +1,7 @@
 /** A path template that passed every check, with its `{name}` parameters in order. */
-export type PathTemplateCheck = { readonly ok: true; readonly names: readonly string[] } | { readonly ok: false; readonly reason: string };
+export type PathTemplateCheck =
+  | { readonly ok: true; readonly names: readonly string[] }
+  | { readonly ok: false; readonly reason: string };
 
 // RFC 3986 pchar without "@" (userinfo syntax), "%" (checked separately) and braces (templates).
 const LITERAL = /^[A-Za-z0-9\-._~!$&'()*+,;=:]*$/;
@@ -53,7 +55,8 @@ function splitTemplates(segment: string, names: string[]): string[] | string {
     }
     if (close < open) return "has an unbalanced }";
     const name = rest.slice(open + 1, close);
-    if (!TEMPLATE_NAME.test(name)) return `has the template {${name}}, which is not a simple {name}; expressions such as {+x} or {?x} are unsupported`;
+    if (!TEMPLATE_NAME.test(name))
+      return `has the template {${name}}, which is not a simple {name}; expressions such as {+x} or {?x} are unsupported`;
     if (names.includes(name)) return `repeats the template {${name}}`;
     names.push(name);
     literals.push(rest.slice(0, open));
@@ -66,7 +69,8 @@ function literalProblem(literal: string): string | undefined {
   for (let index = 1; index < pieces.length; index += 1) {
     const hex = (pieces[index] as string).slice(0, 2);
     if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return "has a malformed percent-encoding";
-    if (Number.parseInt(hex, 16) < 0x80) return `percent-encodes the ASCII character %${hex.toUpperCase()}; encoded separators and dots are refused`;
+    if (Number.parseInt(hex, 16) < 0x80)
+      return `percent-encodes the ASCII character %${hex.toUpperCase()}; encoded separators and dots are refused`;
   }
   if (!pieces.every((piece, index) => LITERAL.test(index === 0 ? piece : piece.slice(2)))) {
     return "has characters outside RFC 3986 path syntax (spaces, control or non-ASCII characters, quotes, brackets)";

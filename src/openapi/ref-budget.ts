@@ -17,8 +17,19 @@ const LEAF: RefMeasure = { size: 1, height: 0 };
 // Anything else beside a `$ref` is combined with allOf semantics in 3.1, which
 // the resolver's key merge would not preserve (a sibling could override a bound).
 const ANNOTATION_SIBLINGS = new Set([
-  "summary", "description", "title", "$comment", "deprecated", "readOnly", "writeOnly", "default",
-  "example", "examples", "externalDocs", "xml", "discriminator",
+  "summary",
+  "description",
+  "title",
+  "$comment",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "default",
+  "example",
+  "examples",
+  "externalDocs",
+  "xml",
+  "discriminator",
 ]);
 
 /**
@@ -62,7 +73,8 @@ export class RefBudget {
     if (depth > MAX_EXPANDED_DEPTH) throw tooDeep();
     if (typeof node !== "object" || node === null) return LEAF;
     const ref: unknown = (node as Record<string, unknown>).$ref;
-    if (typeof ref === "string" && !Array.isArray(node)) return this.measureRef(node as Record<string, unknown>, ref, depth);
+    if (typeof ref === "string" && !Array.isArray(node))
+      return this.measureRef(node as Record<string, unknown>, ref, depth);
     let size = 1;
     let height = 0;
     let problem: string | undefined;
@@ -77,13 +89,20 @@ export class RefBudget {
 
   private measureRef(node: Record<string, unknown>, ref: string, depth: number): RefMeasure {
     if (!ref.startsWith("#")) {
-      throw new ForageError("unsupported", `External reference ${JSON.stringify(ref)} is refused; intake resolves only local "#/..." references`, {
-        ref,
-      });
+      throw new ForageError(
+        "unsupported",
+        `External reference ${JSON.stringify(ref)} is refused; intake resolves only local "#/..." references`,
+        {
+          ref,
+        },
+      );
     }
     const tokens = refTokens(ref);
     if (tokens === undefined) {
-      return { ...LEAF, problem: `$ref ${JSON.stringify(ref)} is not a JSON pointer; use a "#/..." reference instead of an anchor` };
+      return {
+        ...LEAF,
+        problem: `$ref ${JSON.stringify(ref)} is not a JSON pointer; use a "#/..." reference instead of an anchor`,
+      };
     }
     const target = this.measureTarget(formatPointer(tokens), tokens, ref, depth);
     const problem = this.siblingProblem(node, ref) ?? target.problem;
@@ -92,7 +111,10 @@ export class RefBudget {
 
   private measureTarget(key: string, tokens: readonly string[], ref: string, depth: number): RefMeasure {
     if (this.active.has(key)) {
-      return { ...LEAF, problem: `the schema at ${JSON.stringify(ref)} refers back to itself; recursive schemas are unsupported` };
+      return {
+        ...LEAF,
+        problem: `the schema at ${JSON.stringify(ref)} refers back to itself; recursive schemas are unsupported`,
+      };
     }
     const known = this.memo.get(key);
     if (known !== undefined) {
@@ -101,7 +123,9 @@ export class RefBudget {
     }
     const value = resolveTokens(this.root, tokens);
     if (value === undefined) {
-      throw new ForageError("invalid_spec", `$ref ${JSON.stringify(ref)} does not resolve to anything in the spec`, { ref });
+      throw new ForageError("invalid_spec", `$ref ${JSON.stringify(ref)} does not resolve to anything in the spec`, {
+        ref,
+      });
     }
     this.active.add(key);
     try {
@@ -116,16 +140,22 @@ export class RefBudget {
   private siblingProblem(node: Record<string, unknown>, ref: string): string | undefined {
     // OpenAPI 3.0 ignores every sibling of $ref; they are stripped before resolution.
     if (this.version === "3.0") return undefined;
-    const constraint = Object.keys(node).find((key) => key !== "$ref" && !ANNOTATION_SIBLINGS.has(key) && !key.startsWith("x-"));
+    const constraint = Object.keys(node).find(
+      (key) => key !== "$ref" && !ANNOTATION_SIBLINGS.has(key) && !key.startsWith("x-"),
+    );
     if (constraint === undefined) return undefined;
     return `the keyword "${constraint}" beside $ref ${JSON.stringify(ref)} is unsupported; move the $ref and the keyword into an allOf`;
   }
 }
 
 function tooDeep(): ForageError {
-  return new ForageError("too_large", `The spec's references nest deeper than ${MAX_EXPANDED_DEPTH} levels once inlined`, {
-    limit: MAX_EXPANDED_DEPTH,
-  });
+  return new ForageError(
+    "too_large",
+    `The spec's references nest deeper than ${MAX_EXPANDED_DEPTH} levels once inlined`,
+    {
+      limit: MAX_EXPANDED_DEPTH,
+    },
+  );
 }
 
 function formatCount(count: number): string {

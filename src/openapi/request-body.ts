@@ -11,7 +11,9 @@ export interface JsonBody {
 }
 
 /** The JSON body (null when there is none), or why the body cannot be guest input. */
-export type BodyReading = { readonly ok: true; readonly body: JsonBody | null } | { readonly ok: false; readonly reason: string };
+export type BodyReading =
+  | { readonly ok: true; readonly body: JsonBody | null }
+  | { readonly ok: false; readonly reason: string };
 
 /**
  * Reads a dereferenced requestBody. A JSON media type (application/json or
@@ -23,15 +25,22 @@ export function readJsonBody(requestBody: unknown): BodyReading {
   if (requestBody === undefined) return { ok: true, body: null };
   if (!isRecord(requestBody)) return { ok: false, reason: "the request body is not an object" };
   const content = requestBody.content;
-  if (!isRecord(content) || Object.keys(content).length === 0) return { ok: false, reason: "the request body declares no media types" };
+  if (!isRecord(content) || Object.keys(content).length === 0)
+    return { ok: false, reason: "the request body declares no media types" };
   const contentType = jsonMediaTypes(content)[0];
   if (contentType === undefined) {
     const offered = Object.keys(content).slice(0, 4).join(", ");
-    return { ok: false, reason: `the request body is only offered as ${offered}; only JSON bodies (application/json or +json) are supported` };
+    return {
+      ok: false,
+      reason: `the request body is only offered as ${offered}; only JSON bodies (application/json or +json) are supported`,
+    };
   }
   const media = content[contentType];
   const declared = isRecord(media) && media.schema !== undefined ? normalizeSchema(media.schema) : {};
-  return { ok: true, body: { contentType, required: requestBody.required === true, schema: describe(declared, requestBody.description) } };
+  return {
+    ok: true,
+    body: { contentType, required: requestBody.required === true, schema: describe(declared, requestBody.description) },
+  };
 }
 
 function describe(schema: JsonValue, description: unknown): JsonValue {

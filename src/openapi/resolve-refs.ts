@@ -1,4 +1,9 @@
-import { $RefParser, dereferenceInternal, jsonSchemaParserNormalizeArgs, type ParserOptions } from "@apidevtools/json-schema-ref-parser";
+import {
+  $RefParser,
+  dereferenceInternal,
+  jsonSchemaParserNormalizeArgs,
+  type ParserOptions,
+} from "@apidevtools/json-schema-ref-parser";
 import { ForageError } from "../forage-error.js";
 import type { JsonObject } from "../json-schema/index.js";
 import { MAX_EXPANDED_DEPTH } from "./limits.js";
@@ -35,7 +40,10 @@ export function resolveLocalRefs(root: JsonObject, version: OpenApiVersion): Jso
   const parser = new $RefParser();
   parser.parse(resolvable, RESOLVER_OPTIONS).catch(() => undefined);
   if (parser.$refs.paths().length !== 1) {
-    throw new ForageError("unsupported", "The installed JSON Schema Ref Parser no longer registers documents synchronously; intake cannot resolve references");
+    throw new ForageError(
+      "unsupported",
+      "The installed JSON Schema Ref Parser no longer registers documents synchronously; intake cannot resolve references",
+    );
   }
   const options = jsonSchemaParserNormalizeArgs([resolvable, RESOLVER_OPTIONS] as unknown as IArguments).options;
   parser.schema = resolvable;

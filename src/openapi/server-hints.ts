@@ -51,10 +51,12 @@ function redactUserinfo(url: string): string {
 function substituteVariables(url: string, variables: unknown): string | undefined {
   let missing = false;
   const replaced = url.replace(/\{([^{}]*)\}/g, (_match, name: string) => {
-    const variable = typeof variables === "object" && variables !== null && Object.hasOwn(variables, name)
-      ? (variables as Record<string, unknown>)[name]
-      : undefined;
-    const fallback = typeof variable === "object" && variable !== null ? (variable as Record<string, unknown>).default : undefined;
+    const variable =
+      typeof variables === "object" && variables !== null && Object.hasOwn(variables, name)
+        ? (variables as Record<string, unknown>)[name]
+        : undefined;
+    const fallback =
+      typeof variable === "object" && variable !== null ? (variable as Record<string, unknown>).default : undefined;
     if (typeof fallback !== "string") missing = true;
     return typeof fallback === "string" ? fallback : "";
   });
@@ -63,7 +65,8 @@ function substituteVariables(url: string, variables: unknown): string | undefine
 
 /** A kept hint, or why the URL is dropped. */
 export function checkServerUrl(url: string): ServerHint | string {
-  if (/[\s\\]/.test(url) || /[\u0000-\u001f\u007f]/.test(url)) return "contains whitespace, control characters or backslashes";
+  if (/[\s\\]/.test(url) || /[\u0000-\u001f\u007f]/.test(url))
+    return "contains whitespace, control characters or backslashes";
   if (url.startsWith("//")) return "is scheme-relative, which can name another host";
   const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(url);
   let parsed: URL;
@@ -72,7 +75,8 @@ export function checkServerUrl(url: string): ServerHint | string {
   } catch {
     return "is not a valid URL";
   }
-  if (parsed.search !== "" || parsed.hash !== "" || url.includes("?") || url.includes("#")) return "has a query or fragment";
+  if (parsed.search !== "" || parsed.hash !== "" || url.includes("?") || url.includes("#"))
+    return "has a query or fragment";
   if (!absolute) return parsed.origin === SPEC_ORIGIN ? { url, relative: true } : "leaves the spec's origin";
   if (parsed.protocol !== "https:" || !/^https:\/\//i.test(url)) return "is not HTTPS";
   const authority = url.slice("https://".length).split("/")[0] ?? "";

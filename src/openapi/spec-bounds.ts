@@ -31,7 +31,9 @@ export function assertSpecBounds(document: unknown): void {
     nodes += 1;
     pushChildren(frame, stack);
     if (nodes + stack.length > MAX_SPEC_NODES) {
-      throw new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, { limit: MAX_SPEC_NODES });
+      throw new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, {
+        limit: MAX_SPEC_NODES,
+      });
     }
   }
 }
@@ -46,16 +48,22 @@ function pushChildren(frame: Frame, stack: Frame[]): void {
   if (typeof value !== "object") throw notJson(frame, `a ${typeof value} is not a JSON value`);
   if (depth > MAX_SPEC_DEPTH) {
     const pointer = pointerOf(frame);
-    throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels at #${pointer}`, { limit: MAX_SPEC_DEPTH, pointer });
+    throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels at #${pointer}`, {
+      limit: MAX_SPEC_DEPTH,
+      pointer,
+    });
   }
   const keys = Array.isArray(value) ? undefined : Object.keys(value);
   // Refuse before pushing: the children of one container can be most of a 2 MiB document.
   if (stack.length + (keys?.length ?? (value as unknown[]).length) > MAX_SPEC_NODES) {
-    throw new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, { limit: MAX_SPEC_NODES });
+    throw new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, {
+      limit: MAX_SPEC_NODES,
+    });
   }
   if (keys === undefined) {
     const items = value as unknown[];
-    for (let index = items.length - 1; index >= 0; index -= 1) stack.push({ value: items[index], depth: depth + 1, parent: frame, key: index });
+    for (let index = items.length - 1; index >= 0; index -= 1)
+      stack.push({ value: items[index], depth: depth + 1, parent: frame, key: index });
     return;
   }
   const proto: unknown = Object.getPrototypeOf(value);
@@ -64,7 +72,11 @@ function pushChildren(frame: Frame, stack: Frame[]): void {
     const key = keys[index] as string;
     if (PROTOTYPE_NAMES.has(key)) {
       const pointer = childPointer(pointerOf(frame), key);
-      throw new ForageError("invalid_spec", `The spec uses the prototype name "${key}" as a key at #${pointer}; it is refused before decoding`, { pointer });
+      throw new ForageError(
+        "invalid_spec",
+        `The spec uses the prototype name "${key}" as a key at #${pointer}; it is refused before decoding`,
+        { pointer },
+      );
     }
     stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: frame, key });
   }
@@ -72,7 +84,8 @@ function pushChildren(frame: Frame, stack: Frame[]): void {
 
 function pointerOf(frame: Frame): string {
   const tokens: Array<string | number> = [];
-  for (let current: Frame | undefined = frame; current?.parent !== undefined; current = current.parent) tokens.push(current.key);
+  for (let current: Frame | undefined = frame; current?.parent !== undefined; current = current.parent)
+    tokens.push(current.key);
   return tokens.reverse().reduce<string>((pointer, token) => childPointer(pointer, token), "");
 }
 

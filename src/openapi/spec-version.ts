@@ -3,7 +3,10 @@ import type { JsonObject } from "../json-schema/index.js";
 import type { OpenApiVersion } from "./types.js";
 
 // 3.1 specs may name their schema dialect; only the default one is what the compiler reads.
-const SUPPORTED_3_1_DIALECTS = new Set(["https://spec.openapis.org/oas/3.1/dialect/base", "https://json-schema.org/draft/2020-12/schema"]);
+const SUPPORTED_3_1_DIALECTS = new Set([
+  "https://spec.openapis.org/oas/3.1/dialect/base",
+  "https://json-schema.org/draft/2020-12/schema",
+]);
 
 /**
  * The spec's OpenAPI version. Swagger 2 is refused with the way forward
@@ -23,13 +26,20 @@ export function readSpecVersion(document: unknown): { readonly root: JsonObject;
   }
   const declared = root.openapi;
   if (typeof declared !== "string") {
-    throw new ForageError("invalid_spec", "The spec has no `openapi` version string; only OpenAPI 3.0 and 3.1 documents are read");
+    throw new ForageError(
+      "invalid_spec",
+      "The spec has no `openapi` version string; only OpenAPI 3.0 and 3.1 documents are read",
+    );
   }
   const version = /^3\.0\.\d+$/.test(declared) ? "3.0" : /^3\.1\.\d+$/.test(declared) ? "3.1" : undefined;
   if (version === undefined) {
-    throw new ForageError("unsupported", `OpenAPI version ${JSON.stringify(declared)} is not supported; only 3.0.x and 3.1.x are read`, {
-      openapi: declared,
-    });
+    throw new ForageError(
+      "unsupported",
+      `OpenAPI version ${JSON.stringify(declared)} is not supported; only 3.0.x and 3.1.x are read`,
+      {
+        openapi: declared,
+      },
+    );
   }
   assertDialect(root, version);
   return { root, version };
@@ -37,9 +47,17 @@ export function readSpecVersion(document: unknown): { readonly root: JsonObject;
 
 function assertDialect(root: JsonObject, version: OpenApiVersion): void {
   const dialect = root.jsonSchemaDialect;
-  if (version === "3.1" && dialect !== undefined && !(typeof dialect === "string" && SUPPORTED_3_1_DIALECTS.has(dialect))) {
-    throw new ForageError("unsupported", `jsonSchemaDialect ${JSON.stringify(dialect)} is not supported; only the OpenAPI 3.1 base dialect is read`, {
-      jsonSchemaDialect: dialect,
-    });
+  if (
+    version === "3.1" &&
+    dialect !== undefined &&
+    !(typeof dialect === "string" && SUPPORTED_3_1_DIALECTS.has(dialect))
+  ) {
+    throw new ForageError(
+      "unsupported",
+      `jsonSchemaDialect ${JSON.stringify(dialect)} is not supported; only the OpenAPI 3.1 base dialect is read`,
+      {
+        jsonSchemaDialect: dialect,
+      },
+    );
   }
 }

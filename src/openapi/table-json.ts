@@ -29,7 +29,8 @@ export class TableJsonCopier {
     if (proto !== Object.prototype && proto !== null) throw invalidTable(`${where} is not a plain JSON object`);
     const out: Record<string, JsonValue> = {};
     for (const key of Object.keys(value)) {
-      if (PROTOTYPE_NAMES.has(key)) throw invalidTable(`${where} uses the prototype name "${key}" as a key; it is refused before decoding`);
+      if (PROTOTYPE_NAMES.has(key))
+        throw invalidTable(`${where} uses the prototype name "${key}" as a key; it is refused before decoding`);
       const member: unknown = (value as Record<string, unknown>)[key];
       if (member !== undefined) out[key] = this.copy(member, `${where}.${key}`, depth + 1);
     }

@@ -42,7 +42,13 @@ export const tableRowShape = z.strictObject({
  * preview's operations can be passed as they are.
  */
 export const OPERATION_ONLY_KEYS: ReadonlySet<string> = new Set([
-  "input", "output", "description", "deprecated", "security", "servers", "notes",
+  "input",
+  "output",
+  "description",
+  "deprecated",
+  "security",
+  "servers",
+  "notes",
 ]);
 
 /** Compile-time check that the shape and the public row type agree. */

@@ -50,16 +50,33 @@ class YamlScan {
 
   accept(type: string | null, token: string): void {
     switch (type) {
-      case "alias": throw refused("aliases", token);
-      case "tag": throw refused("tags", token);
-      case "directive-line": throw refused("directives", token);
-      case "newline": this.lineIndicators = 0; return;
-      case "flow-seq-start": case "flow-map-start": return this.open(type === "flow-seq-start" ? "seq" : "map");
-      case "flow-seq-end": case "flow-map-end": this.flow.pop(); return;
-      case "comma": if (this.flow.at(-1) === "seq") this.count(); return;
-      case "map-value-ind": this.count(); return;
-      case "seq-item-ind": case "explicit-key-ind": return this.indicator(type === "seq-item-ind");
-      default: return;
+      case "alias":
+        throw refused("aliases", token);
+      case "tag":
+        throw refused("tags", token);
+      case "directive-line":
+        throw refused("directives", token);
+      case "newline":
+        this.lineIndicators = 0;
+        return;
+      case "flow-seq-start":
+      case "flow-map-start":
+        return this.open(type === "flow-seq-start" ? "seq" : "map");
+      case "flow-seq-end":
+      case "flow-map-end":
+        this.flow.pop();
+        return;
+      case "comma":
+        if (this.flow.at(-1) === "seq") this.count();
+        return;
+      case "map-value-ind":
+        this.count();
+        return;
+      case "seq-item-ind":
+      case "explicit-key-ind":
+        return this.indicator(type === "seq-item-ind");
+      default:
+        return;
     }
   }
 
@@ -77,20 +94,28 @@ class YamlScan {
   private count(): void {
     this.values += 1;
     if (this.values > MAX_SPEC_NODES) {
-      throw new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, { limit: MAX_SPEC_NODES });
+      throw new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, {
+        limit: MAX_SPEC_NODES,
+      });
     }
   }
 
   private assertDepth(depth: number): void {
     if (depth > MAX_SPEC_DEPTH) {
-      throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels`, { limit: MAX_SPEC_DEPTH });
+      throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels`, {
+        limit: MAX_SPEC_DEPTH,
+      });
     }
   }
 }
 
 function refused(feature: string, token: string): ForageError {
   const shown = token.length > 40 ? `${token.slice(0, 40)}…` : token;
-  return new ForageError("unsupported", `YAML ${feature} are refused (found ${JSON.stringify(shown)}); write the spec as plain JSON-compatible YAML`, {
-    feature: `yaml-${feature}`,
-  });
+  return new ForageError(
+    "unsupported",
+    `YAML ${feature} are refused (found ${JSON.stringify(shown)}); write the spec as plain JSON-compatible YAML`,
+    {
+      feature: `yaml-${feature}`,
+    },
+  );
 }

@@ -6,7 +6,10 @@
  * wasted work. The order is exactly that of a full sort by the same comparison.
  */
 export function visitBestFirst(
-  docs: Int32Array, count: number, scores: Float64Array, visit: (doc: number, score: number) => boolean,
+  docs: Int32Array,
+  count: number,
+  scores: Float64Array,
+  visit: (doc: number, score: number) => boolean,
 ): void {
   const before = (a: number, b: number): boolean => {
     const scoreA = scores[a] as number;

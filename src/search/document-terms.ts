@@ -9,7 +9,14 @@ import { memoizedTermOf, splitWords } from "./tokenize.js";
  * most; instructions and field descriptions often mention other operations,
  * so they weigh least.
  */
-const WEIGHTS = { path: 3, description: 1, capabilities: 1, instructions: 0.4, fieldNames: 1, fieldDescriptions: 0.4 } as const;
+const WEIGHTS = {
+  path: 3,
+  description: 1,
+  capabilities: 1,
+  instructions: 0.4,
+  fieldNames: 1,
+  fieldDescriptions: 0.4,
+} as const;
 
 /** One document's terms with their weighted frequencies, and its weighted length (for BM25 length normalisation). */
 export interface WeightedTerms {
@@ -46,7 +53,10 @@ export function weightedTerms(documents: readonly SearchDocument[]): WeightedTer
     add(termsOfWords(text.capabilities), WEIGHTS.capabilities);
     add(termsOfWords(splitWords(document.instructions)), WEIGHTS.instructions);
     add(termsOfWords(splitWords(document.inputFields.map((field) => field.name).join(" "))), WEIGHTS.fieldNames);
-    add(termsOfWords(splitWords(document.inputFields.map((field) => field.description).join(" "))), WEIGHTS.fieldDescriptions);
+    add(
+      termsOfWords(splitWords(document.inputFields.map((field) => field.description).join(" "))),
+      WEIGHTS.fieldDescriptions,
+    );
     return { terms, length };
   });
 }
@@ -62,14 +72,19 @@ function textVocabulary(described: readonly { description: string[]; capabilitie
 }
 
 /** Path terms: each word, and run-together segments also split into known words; memoised per word, since paths share segments. */
-function pathTermsOf(vocabulary: ReadonlySet<string>, termOfWord: (word: string) => string | undefined): (path: string) => string[] {
+function pathTermsOf(
+  vocabulary: ReadonlySet<string>,
+  termOfWord: (word: string) => string | undefined,
+): (path: string) => string[] {
   const memo = new Map<string, string[]>();
   return (path) => {
     const terms: string[] = [];
     for (const word of splitWords(path)) {
       let wordTerms = memo.get(word);
       if (wordTerms === undefined) {
-        wordTerms = [word, ...(splitCompound(word, vocabulary) ?? [])].map(termOfWord).filter((term): term is string => term !== undefined);
+        wordTerms = [word, ...(splitCompound(word, vocabulary) ?? [])]
+          .map(termOfWord)
+          .filter((term): term is string => term !== undefined);
         memo.set(word, wordTerms);
       }
       terms.push(...wordTerms);

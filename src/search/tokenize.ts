@@ -7,11 +7,13 @@ import { stemmer } from "stemmer";
  * "not" stay, since they name what operations do or select.
  */
 const STOP_WORDS: ReadonlySet<string> = new Set(
-  ("a about also am an and any are as at be because been being both by can could did do does doing each " +
+  (
+    "a about also am an and any are as at be because been being both by can could did do does doing each " +
     "for from few had has have having he her hers herself him himself his how i if in into is it its itself just " +
     "me my myself of on only or other our ours ourselves own please same she should so some such than that the " +
     "their theirs them themselves then there these they this those to too until us very was we were what when " +
-    "where which while who whom will with would you your yours yourself yourselves").split(" "),
+    "where which while who whom will with would you your yours yourself yourselves"
+  ).split(" "),
 );
 
 /**
@@ -27,9 +29,13 @@ const CLITIC = /(\p{L})['’](?:s|m|re|ve|ll|d)(?![\p{L}\p{N}])/giu;
 export function splitWords(text: string): string[] {
   // Each rewrite runs only when its trigger is present: catalog creation splits every text of every operation.
   let spaced = APOSTROPHE.test(text) ? text.replace(NEGATED_AUXILIARY, " ").replace(CLITIC, "$1") : text;
-  if (UPPER.test(spaced)) spaced = spaced.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+  if (UPPER.test(spaced))
+    spaced = spaced.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
   if (DIGIT.test(spaced)) spaced = spaced.replace(/([A-Za-z])([0-9])|([0-9])([A-Za-z])/g, "$1$3 $2$4");
-  return spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
+  return spaced
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0);
 }
 
 const APOSTROPHE = /['’]/;

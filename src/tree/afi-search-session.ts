@@ -45,7 +45,8 @@ export class AfiSearchSession implements ControlSession {
 
   write(data: Uint8Array, offset: number): number {
     const end = offset + data.length;
-    if (end > MAX_SEARCH_REQUEST_BYTES) throw new TreeError("invalid_path", `a search request is at most ${MAX_SEARCH_REQUEST_BYTES} bytes`);
+    if (end > MAX_SEARCH_REQUEST_BYTES)
+      throw new TreeError("invalid_path", `a search request is at most ${MAX_SEARCH_REQUEST_BYTES} bytes`);
     if (end > this.request.length) {
       const grown = new Uint8Array(end);
       grown.set(this.request);
@@ -82,7 +83,9 @@ export class AfiSearchSession implements ControlSession {
       }
     }
     const answer = this.answer;
-    return answer instanceof Uint8Array ? answer.subarray(offset, offset + length) : answer.then((bytes) => bytes.subarray(offset, offset + length));
+    return answer instanceof Uint8Array
+      ? answer.subarray(offset, offset + length)
+      : answer.then((bytes) => bytes.subarray(offset, offset + length));
   }
 
   private takeLatest(): Uint8Array | undefined {

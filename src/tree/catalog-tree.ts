@@ -34,9 +34,23 @@ const MAX_CACHED_QUERIES = 256;
  * report it lazily, so that a walk that reads every file (the mount's node
  * table) renders each one once, not once for its size and again for its bytes.
  */
-type FileNode = { readonly kind: "file"; readonly text: () => string; readonly size: () => number; readonly bytes: () => Uint8Array };
-type DirectoryNode = { readonly kind: "directory"; readonly namespace: string | undefined; readonly children: string[]; readonly unlisted?: boolean };
-type Node = FileNode | DirectoryNode | { readonly kind: "symlink"; readonly target: string } | { readonly kind: "control" };
+type FileNode = {
+  readonly kind: "file";
+  readonly text: () => string;
+  readonly size: () => number;
+  readonly bytes: () => Uint8Array;
+};
+type DirectoryNode = {
+  readonly kind: "directory";
+  readonly namespace: string | undefined;
+  readonly children: string[];
+  readonly unlisted?: boolean;
+};
+type Node =
+  | FileNode
+  | DirectoryNode
+  | { readonly kind: "symlink"; readonly target: string }
+  | { readonly kind: "control" };
 
 const encoder = new TextEncoder();
 
@@ -62,7 +76,10 @@ class CatalogTree implements VirtualTree {
     this.subtree = options.subtree;
     const operations = listEvery(forage, options.subtree);
     if (options.subtree !== undefined && operations.length === 0) {
-      throw new ForageError("not_found", `subtree ${JSON.stringify(options.subtree)} is not a namespace with operations`);
+      throw new ForageError(
+        "not_found",
+        `subtree ${JSON.stringify(options.subtree)} is not a namespace with operations`,
+      );
     }
     this.addDirectory("/", options.subtree);
     this.addMetadata(options, operations.length);
@@ -79,7 +96,9 @@ class CatalogTree implements VirtualTree {
     if (node.kind !== "directory") throw new TreeError("invalid_path", "not a directory", path);
     let entries = this.listings.get(normalized);
     if (entries === undefined) {
-      entries = this.directoryNames(normalized, node).map((name) => this.entry(name, this.node(childPath(normalized, name), path)));
+      entries = this.directoryNames(normalized, node).map((name) =>
+        this.entry(name, this.node(childPath(normalized, name), path)),
+      );
       if (!normalized.startsWith(SEARCH_ROOT)) this.listings.set(normalized, entries);
     }
     return entries;
@@ -87,7 +106,8 @@ class CatalogTree implements VirtualTree {
 
   read(path: string): Uint8Array {
     const node = this.node(normalizeTreePath(path), path);
-    if (node.kind !== "file") throw new TreeError("invalid_path", node.kind === "directory" ? "is a directory" : "not a regular file", path);
+    if (node.kind !== "file")
+      throw new TreeError("invalid_path", node.kind === "directory" ? "is a directory" : "not a regular file", path);
     return node.bytes();
   }
 
@@ -106,15 +126,25 @@ class CatalogTree implements VirtualTree {
   /** A listing entry; a file's size is computed when first asked for. */
   private entry(name: string, node: Node): TreeEntry {
     if (node.kind !== "file") return { name, ...this.info(node) };
-    return { name, kind: "file", get size() { return node.size(); } };
+    return {
+      name,
+      kind: "file",
+      get size() {
+        return node.size();
+      },
+    };
   }
 
   private info(node: Node): TreeNodeInfo {
     switch (node.kind) {
-      case "directory": return node.unlisted ? { kind: "directory", size: 0, unlisted: true } : { kind: "directory", size: 0 };
-      case "file": return { kind: "file", size: node.size() };
-      case "symlink": return { kind: "symlink", size: Buffer.byteLength(node.target), target: node.target };
-      case "control": return { kind: "file", size: 0, writable: true };
+      case "directory":
+        return node.unlisted ? { kind: "directory", size: 0, unlisted: true } : { kind: "directory", size: 0 };
+      case "file":
+        return { kind: "file", size: node.size() };
+      case "symlink":
+        return { kind: "symlink", size: Buffer.byteLength(node.target), target: node.target };
+      case "control":
+        return { kind: "file", size: 0, writable: true };
     }
   }
 
@@ -128,7 +158,8 @@ class CatalogTree implements VirtualTree {
   private dynamicNode(path: string): Node | undefined {
     // /.search first: a query may itself be named like the namespace file.
     if (path.startsWith(`${SEARCH_ROOT}/`)) return this.searchNode(path.slice(SEARCH_ROOT.length + 1));
-    if (path.endsWith(`/${NAMESPACE_FILE}`)) return this.namespaceFile(path.slice(0, -NAMESPACE_FILE.length - 1) || "/");
+    if (path.endsWith(`/${NAMESPACE_FILE}`))
+      return this.namespaceFile(path.slice(0, -NAMESPACE_FILE.length - 1) || "/");
     return undefined;
   }
 
@@ -183,8 +214,19 @@ class CatalogTree implements VirtualTree {
 
   private addMetadata(options: CatalogTreeOptions, operationCount: number): void {
     const searchable = options.searchControl ?? true;
-    const facts = { revision: options.revision, stamp: options.stamp, operationCount, subtree: options.subtree ?? null, searchable };
-    const manifest = buildManifest({ ...facts, providerVersion: options.providerVersion, maxSearchResults: MAX_CONTENT_SEARCH_LIMIT, maxPathLength: MAX_TREE_PATH_LENGTH });
+    const facts = {
+      revision: options.revision,
+      stamp: options.stamp,
+      operationCount,
+      subtree: options.subtree ?? null,
+      searchable,
+    };
+    const manifest = buildManifest({
+      ...facts,
+      providerVersion: options.providerVersion,
+      maxSearchResults: MAX_CONTENT_SEARCH_LIMIT,
+      maxPathLength: MAX_TREE_PATH_LENGTH,
+    });
     this.addDirectory("/.afi", undefined);
     this.addFile("/.afi/manifest.json", () => `${JSON.stringify(manifest, null, 2)}\n`);
     if (searchable) this.addNode(CONTROL_FILE, { kind: "control" });
@@ -242,15 +284,24 @@ class CatalogTree implements VirtualTree {
     const request = parseContentSearchRequest(body);
     const scope = normalizeTreePath(request.path);
     if (!this.nodes.has(scope)) throw new TreeError("not_found", "opts.path does not exist", request.path);
-    const files = this.searchableFiles().filter((path) => scope === "/" || path === scope || path.startsWith(`${scope}/`));
-    const searched = searchContent(files.map((path) => ({ path, text: () => (this.nodes.get(path) as FileNode).text() })), request);
-    return searched.then((matches) => encoder.encode(`${matches.map((match) => JSON.stringify(match)).join("\n")}${matches.length > 0 ? "\n" : ""}\n`));
+    const files = this.searchableFiles().filter(
+      (path) => scope === "/" || path === scope || path.startsWith(`${scope}/`),
+    );
+    const searched = searchContent(
+      files.map((path) => ({ path, text: () => (this.nodes.get(path) as FileNode).text() })),
+      request,
+    );
+    return searched.then((matches) =>
+      encoder.encode(`${matches.map((match) => JSON.stringify(match)).join("\n")}${matches.length > 0 ? "\n" : ""}\n`),
+    );
   }
 
   /** Every regular file, sorted by path, as AFI orders exact and regex matches. */
   private searchableFiles(): string[] {
     if (this.sortedFiles === undefined) {
-      const files = [...walkTree(this)].filter(({ entry }) => entry.kind === "file" && !entry.writable).map(({ path }) => path);
+      const files = [...walkTree(this)]
+        .filter(({ entry }) => entry.kind === "file" && !entry.writable)
+        .map(({ path }) => path);
       this.sortedFiles = files.sort(compareCodeUnits);
     }
     return this.sortedFiles;

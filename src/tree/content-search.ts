@@ -26,7 +26,12 @@ export const DEFAULT_CONTENT_SEARCH_LIMIT = 100;
 export const MAX_CONTENT_SEARCH_LIMIT = 1_000;
 /** AFI asks for snippets short enough for a model's context: at most about 256 characters. */
 export const MAX_MATCH_TEXT = 256;
-const REGEX_FLAGS: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
+const REGEX_FLAGS: Readonly<Record<string, number>> = {
+  i: RE2JS.CASE_INSENSITIVE,
+  m: RE2JS.MULTILINE,
+  s: RE2JS.DOTALL,
+  u: 0,
+};
 
 /**
  * Parses the JSON body written to /.afi/search. Regexes compile with RE2
@@ -40,12 +45,18 @@ export function parseContentSearchRequest(body: string): ContentSearchRequest {
   } catch {
     throw new TreeError("invalid_path", "the search request is not JSON");
   }
-  if (request === null || typeof request !== "object") throw new TreeError("invalid_path", "the search request is not an object");
+  if (request === null || typeof request !== "object")
+    throw new TreeError("invalid_path", "the search request is not an object");
   const { query, opts } = request as { query?: unknown; opts?: unknown };
   const options = (opts ?? {}) as { path?: unknown; limit?: unknown; cursor?: unknown };
   if (typeof options !== "object") throw new TreeError("invalid_path", "opts must be an object");
-  if (options.cursor !== undefined) throw new TreeError("unsupported", "search cursors are not supported; raise opts.limit");
-  return { find: finder(query), path: typeof options.path === "string" ? options.path : "/", limit: searchLimit(options.limit) };
+  if (options.cursor !== undefined)
+    throw new TreeError("unsupported", "search cursors are not supported; raise opts.limit");
+  return {
+    find: finder(query),
+    path: typeof options.path === "string" ? options.path : "/",
+    limit: searchLimit(options.limit),
+  };
 }
 
 function finder(query: unknown): (line: string) => number {
@@ -62,17 +73,22 @@ function finder(query: unknown): (line: string) => number {
     };
   }
   if (query !== null && typeof query === "object" && "semantic" in query) {
-    throw new TreeError("unsupported", "semantic search is not a declared mode; use /.search/<query>/ for ranked search");
+    throw new TreeError(
+      "unsupported",
+      "semantic search is not a declared mode; use /.search/<query>/ for ranked search",
+    );
   }
   throw new TreeError("invalid_path", "query must be a string (exact) or {regex, flags}");
 }
 
 function compileRegex(regex: string, flags: unknown): RE2JS {
-  if (flags !== undefined && typeof flags !== "string") throw new TreeError("invalid_path", "regex flags must be a string");
+  if (flags !== undefined && typeof flags !== "string")
+    throw new TreeError("invalid_path", "regex flags must be a string");
   let mask = 0;
   for (const flag of flags ?? "") {
     const bit = REGEX_FLAGS[flag];
-    if (bit === undefined) throw new TreeError("invalid_path", `regex flag ${JSON.stringify(flag)} is not one of i, m, s, u`);
+    if (bit === undefined)
+      throw new TreeError("invalid_path", `regex flag ${JSON.stringify(flag)} is not one of i, m, s, u`);
     mask |= bit;
   }
   try {
@@ -84,7 +100,8 @@ function compileRegex(regex: string, flags: unknown): RE2JS {
 
 function searchLimit(limit: unknown): number {
   if (limit === undefined) return DEFAULT_CONTENT_SEARCH_LIMIT;
-  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1) throw new TreeError("invalid_path", "opts.limit must be a positive integer");
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)
+    throw new TreeError("invalid_path", "opts.limit must be a positive integer");
   return Math.min(limit, MAX_CONTENT_SEARCH_LIMIT);
 }
 
@@ -95,7 +112,10 @@ function searchLimit(limit: unknown): number {
 const SEARCH_SLICE_MS = 5;
 
 /** Matches in (path, line) order, at most `limit`; `files` must come sorted by path. */
-export async function searchContent(files: Iterable<SearchableFile>, request: ContentSearchRequest): Promise<ContentMatch[]> {
+export async function searchContent(
+  files: Iterable<SearchableFile>,
+  request: ContentSearchRequest,
+): Promise<ContentMatch[]> {
   const matches: ContentMatch[] = [];
   let sliceStart = performance.now();
   for (const file of files) {

@@ -24,11 +24,16 @@ export function buildManifest(facts: ManifestFacts): Record<string, unknown> {
     profile: facts.searchable ? 2 : 1,
     capabilities: facts.searchable ? ["stat", "list", "read", "search"] : ["stat", "list", "read"],
     search: facts.searchable
-      ? { modes: ["exact", "regex"], max_results: facts.maxSearchResults, "x-ordering": `exact and regex: by (path, line); ${ranked}` }
+      ? {
+          modes: ["exact", "regex"],
+          max_results: facts.maxSearchResults,
+          "x-ordering": `exact and regex: by (path, line); ${ranked}`,
+        }
       : { modes: [], max_results: 0, "x-ordering": ranked },
     path: { case_sensitive: true, max_length: facts.maxPathLength },
     auth: { required: false, methods: [] },
-    "x-list-ordering": "metadata entries first, then catalog list order: namespace, then operation path, by UTF-16 code units",
+    "x-list-ordering":
+      "metadata entries first, then catalog list order: namespace, then operation path, by UTF-16 code units",
     "x-forage-revision": facts.revision,
     "x-forage-stamp": facts.stamp,
     "x-forage-operations": facts.operationCount,

@@ -1,5 +1,11 @@
 /** The README at the mount root: how a person or an agent with only a shell uses this mount. */
-export function mountReadme(facts: { operationCount: number; revision: string; stamp: string; subtree: string | null; searchable: boolean }): string {
+export function mountReadme(facts: {
+  operationCount: number;
+  revision: string;
+  stamp: string;
+  subtree: string | null;
+  searchable: boolean;
+}): string {
   const scope = facts.subtree === null ? "" : ` under namespace \`${facts.subtree}\``;
   const textSearch = facts.searchable
     ? `- Text search: \`grep -rn maxLength .\`, or write \`{"query": "text"}\` or \`{"query": {"regex": "…"}}\` to

@@ -18,7 +18,12 @@ export interface SearchListing {
 }
 
 /** Runs a ranked search for a /.search/<query>/ directory. `relativeFile` maps a path to its .d.ts under the root. */
-export function searchListing(forage: Forage, query: string, namespace: string | undefined, relativeFile: (path: string) => string): SearchListing {
+export function searchListing(
+  forage: Forage,
+  query: string,
+  namespace: string | undefined,
+  relativeFile: (path: string) => string,
+): SearchListing {
   const results = forage.search(query, { limit: SEARCH_DIRECTORY_LIMIT, namespace }).results;
   const entries = results.map((summary: Summary, index: number) => ({
     name: `${String(index + 1).padStart(2, "0")}-${summary.path}.d.ts`,

@@ -9,9 +9,11 @@ export const MAX_TREE_PATH_LENGTH = 4_096;
  * relative path is `invalid_path` (AFI "Paths").
  */
 export function normalizeTreePath(path: string): string {
-  if (typeof path !== "string" || !path.startsWith("/")) throw new TreeError("invalid_path", "paths are absolute", String(path));
+  if (typeof path !== "string" || !path.startsWith("/"))
+    throw new TreeError("invalid_path", "paths are absolute", String(path));
   if (path.includes("\u0000")) throw new TreeError("invalid_path", "a path never contains NUL", path);
-  if (path.length > MAX_TREE_PATH_LENGTH) throw new TreeError("invalid_path", `paths are at most ${MAX_TREE_PATH_LENGTH} characters`, path);
+  if (path.length > MAX_TREE_PATH_LENGTH)
+    throw new TreeError("invalid_path", `paths are at most ${MAX_TREE_PATH_LENGTH} characters`, path);
   const segments: string[] = [];
   for (const segment of path.split("/")) {
     if (segment === "" || segment === ".") continue;

@@ -34,8 +34,15 @@ export function freshMountpoint(label: string): string {
 }
 
 /** Starts `forage mount <args> <mountpoint>` and waits until it says it mounted. */
-export async function startDaemon(args: readonly string[], mountpoint: string, options: { cwd?: string } = {}): Promise<Daemon> {
-  const child = spawn(process.execPath, [CLI, "mount", ...args, mountpoint], { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+export async function startDaemon(
+  args: readonly string[],
+  mountpoint: string,
+  options: { cwd?: string } = {},
+): Promise<Daemon> {
+  const child = spawn(process.execPath, [CLI, "mount", ...args, mountpoint], {
+    cwd: options.cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const waiters = new Set<() => void>();
   const append = (chunk: Buffer): void => {
@@ -44,7 +51,9 @@ export async function startDaemon(args: readonly string[], mountpoint: string, o
   };
   child.stdout?.on("data", append);
   child.stderr?.on("data", append);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on("exit", (code, signal) => done({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on("exit", (code, signal) => done({ code, signal })),
+  );
   const daemon: Daemon = {
     child,
     mountpoint,
@@ -80,7 +89,9 @@ export async function startDaemon(args: readonly string[], mountpoint: string, o
 
 /** True while something is mounted exactly at `path`. */
 export function isMounted(path: string): boolean {
-  return readFileSync("/proc/self/mountinfo", "utf8").split("\n").some((line) => line.split(" ")[4] === path);
+  return readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .some((line) => line.split(" ")[4] === path);
 }
 
 /** Stops every daemon this file started and clears their mounts, whatever state they are in. */
@@ -98,7 +109,8 @@ export async function stopAllDaemons(): Promise<void> {
 
 /** Clears a mount left behind, then removes the mountpoint directory. */
 export function forceUnmount(mountpoint: string): void {
-  for (let attempt = 0; attempt < 3 && isMounted(mountpoint); attempt += 1) spawnSync("fusermount3", ["-u", "-z", mountpoint]);
+  for (let attempt = 0; attempt < 3 && isMounted(mountpoint); attempt += 1)
+    spawnSync("fusermount3", ["-u", "-z", mountpoint]);
   if (isMounted(mountpoint)) spawnSync("umount", ["-l", mountpoint]);
 }
 

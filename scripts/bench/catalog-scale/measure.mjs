@@ -65,7 +65,10 @@ const listAll = listPages(undefined);
 const namespaces = [...new Set(paths.map((path) => path.split(".").slice(0, 2).join(".")))];
 const listNamespace = namespaces.flatMap((namespace) => listPages(namespace));
 
-const queries = syntheticQueries(500, paths.filter((_path, index) => index % 97 === 0));
+const queries = syntheticQueries(
+  500,
+  paths.filter((_path, index) => index % 97 === 0),
+);
 for (const query of queries) catalog.search(query); // warm-up
 const search = [];
 let hits = 0;
@@ -75,31 +78,40 @@ for (let round = 0; round < 3; round += 1) {
   }
 }
 
-const describeOperation = paths.filter((_path, index) => index % 7 === 0).slice(0, 2_000).map((path) => timed(() => catalog.describe(path)));
+const describeOperation = paths
+  .filter((_path, index) => index % 7 === 0)
+  .slice(0, 2_000)
+  .map((path) => timed(() => catalog.describe(path)));
 // Small namespaces (2 to 20 operations, e.g. "billing.v1.invoices"), described uncached, then cached.
-const leafParents = [...new Set(paths.map((path) => path.split(".").slice(0, -1).join(".")))].filter((namespace) => namespace.includes("."));
-const small = leafParents.filter((namespace) => {
-  const { total } = catalog.list({ namespace, limit: 1 });
-  return total >= 2 && total <= 20;
-}).slice(0, 500);
+const leafParents = [...new Set(paths.map((path) => path.split(".").slice(0, -1).join(".")))].filter((namespace) =>
+  namespace.includes("."),
+);
+const small = leafParents
+  .filter((namespace) => {
+    const { total } = catalog.list({ namespace, limit: 1 });
+    return total >= 2 && total <= 20;
+  })
+  .slice(0, 500);
 const describeNamespaceFirst = small.map((namespace) => timed(() => catalog.describe(namespace)));
 const describeNamespaceCached = small.map((namespace) => timed(() => catalog.describe(namespace)));
 const namespaceSizes = small.map((namespace) => catalog.describe(namespace).operations.length);
 
-console.log(JSON.stringify({
-  size,
-  createMs,
-  perOpUs: (createMs * 1_000) / size,
-  rssBeforeMb,
-  peakRssMb,
-  listMedianMs: median(listAll),
-  listNamespaceMedianMs: median(listNamespace),
-  searchP50Ms: percentile(search, 50),
-  searchP99Ms: percentile(search, 99),
-  searchQueries: queries.length,
-  meanResults: hits / search.length,
-  describeOperationMedianMs: median(describeOperation),
-  describeNamespaceFirstMedianMs: median(describeNamespaceFirst),
-  describeNamespaceCachedMedianMs: median(describeNamespaceCached),
-  namespaceMedianOps: median(namespaceSizes),
-}));
+console.log(
+  JSON.stringify({
+    size,
+    createMs,
+    perOpUs: (createMs * 1_000) / size,
+    rssBeforeMb,
+    peakRssMb,
+    listMedianMs: median(listAll),
+    listNamespaceMedianMs: median(listNamespace),
+    searchP50Ms: percentile(search, 50),
+    searchP99Ms: percentile(search, 99),
+    searchQueries: queries.length,
+    meanResults: hits / search.length,
+    describeOperationMedianMs: median(describeOperation),
+    describeNamespaceFirstMedianMs: median(describeNamespaceFirst),
+    describeNamespaceCachedMedianMs: median(describeNamespaceCached),
+    namespaceMedianOps: median(namespaceSizes),
+  }),
+);

@@ -1,7 +1,17 @@
 // Builds N synthetic operations with zod schemas: several namespaces, nesting, enums, bounded arrays, optional fields.
 import { z } from "zod";
 import { seededRandom } from "./random.mjs";
-import { ADJECTIVES, CAPABILITIES, CLAUSES, ENUM_VALUES, FIELDS, NAMESPACES, NOTES, QUALIFIERS, VERBS } from "./vocabulary.mjs";
+import {
+  ADJECTIVES,
+  CAPABILITIES,
+  CLAUSES,
+  ENUM_VALUES,
+  FIELDS,
+  NAMESPACES,
+  NOTES,
+  QUALIFIERS,
+  VERBS,
+} from "./vocabulary.mjs";
 
 const namespaces = Object.keys(NAMESPACES);
 
@@ -12,12 +22,37 @@ const words = (name) => name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 function scalarField(random, kind, name) {
   const described = (schema, text) => (random.chance(0.6) ? schema.describe(text) : schema);
   switch (kind) {
-    case "string": return described(z.string().min(random.int(0, 1)).max(random.pick([64, 256, 1_024, 4_096])), `The ${words(name)} to use.`);
-    case "number": return described(z.number().int().min(0).max(random.pick([100, 1_000, 86_400, 1_000_000])), `The ${words(name)}, as a whole number.`);
-    case "enum": return described(z.enum(random.sample(ENUM_VALUES, random.int(2, 6))), `Which ${words(name)} to apply.`);
-    case "boolean": return described(z.boolean(), `Whether to ${words(name)}.`);
-    case "array": return described(z.array(z.string().max(128)).min(random.int(0, 1)).max(random.pick([10, 50, 100])), `The ${words(name)}, at most a few dozen.`);
-    default: return z.string();
+    case "string":
+      return described(
+        z
+          .string()
+          .min(random.int(0, 1))
+          .max(random.pick([64, 256, 1_024, 4_096])),
+        `The ${words(name)} to use.`,
+      );
+    case "number":
+      return described(
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(random.pick([100, 1_000, 86_400, 1_000_000])),
+        `The ${words(name)}, as a whole number.`,
+      );
+    case "enum":
+      return described(z.enum(random.sample(ENUM_VALUES, random.int(2, 6))), `Which ${words(name)} to apply.`);
+    case "boolean":
+      return described(z.boolean(), `Whether to ${words(name)}.`);
+    case "array":
+      return described(
+        z
+          .array(z.string().max(128))
+          .min(random.int(0, 1))
+          .max(random.pick([10, 50, 100])),
+        `The ${words(name)}, at most a few dozen.`,
+      );
+    default:
+      return z.string();
   }
 }
 
@@ -25,7 +60,10 @@ function scalarField(random, kind, name) {
 function objectSchema(random, count, depth) {
   const shape = {};
   for (let index = 0; index < count; index += 1) {
-    const kinds = depth > 0 ? ["string", "string", "number", "number", "enum", "boolean", "array", "object"] : ["string", "number", "enum", "boolean", "array"];
+    const kinds =
+      depth > 0
+        ? ["string", "string", "number", "number", "enum", "boolean", "array", "object"]
+        : ["string", "number", "enum", "boolean", "array"];
     const kind = random.pick(kinds);
     const name = `${random.pick(FIELDS[kind])}${index > 4 ? index : ""}`;
     if (name in shape) continue;
@@ -39,7 +77,10 @@ function objectSchema(random, count, depth) {
 /** A description of one to three sentences from the verb, resource, adjectives and clauses. */
 function description(random, verb, resource, namespace) {
   const sentences = [`${verb} ${random.pick(ADJECTIVES)} ${words(resource)} in ${namespace} ${random.pick(CLAUSES)}.`];
-  if (random.chance(0.6)) sentences.push(`Works on ${random.pick(ADJECTIVES)} and ${random.pick(ADJECTIVES)} ${words(resource)} ${random.pick(CLAUSES)}.`);
+  if (random.chance(0.6))
+    sentences.push(
+      `Works on ${random.pick(ADJECTIVES)} and ${random.pick(ADJECTIVES)} ${words(resource)} ${random.pick(CLAUSES)}.`,
+    );
   if (random.chance(0.4)) sentences.push(random.pick(NOTES));
   return sentences.join(" ");
 }

@@ -12,7 +12,11 @@ const measure = fileURLToPath(new URL("./measure.mjs", import.meta.url));
 
 /** One measurement in a fresh process; --expose-gc lets it collect the host's schema-building garbage before timing. */
 function child(size, mode) {
-  const output = execFileSync(process.execPath, ["--expose-gc", "--max-old-space-size=8192", measure, String(size), mode], { encoding: "utf8" });
+  const output = execFileSync(
+    process.execPath,
+    ["--expose-gc", "--max-old-space-size=8192", measure, String(size), mode],
+    { encoding: "utf8" },
+  );
   return JSON.parse(output.trim().split("\n").pop());
 }
 const middle = (rows, key) => [...rows].sort((a, b) => a[key] - b[key])[Math.floor(rows.length / 2)];
@@ -29,7 +33,11 @@ const results = sizes.map((size) => {
 });
 
 const ms = (value, digits = 3) => value.toFixed(digits);
-console.log(`Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg().map((value) => value.toFixed(1)).join(" ")}; median of ${runs} fresh processes per size.\n`);
+console.log(
+  `Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ")}; median of ${runs} fresh processes per size.\n`,
+);
 const table = (header, rows) => {
   console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---:").join("|")}|`);
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);
@@ -37,16 +45,44 @@ const table = (header, rows) => {
 };
 const count = (row) => row.size.toLocaleString("en-US");
 table(
-  ["Operations", "Create (ms)", "Create per op (µs)", "zod projection alone (ms)", "Forage's own per op (µs)", "Example-like create (ms)", "RSS before create (MB)", "Peak RSS (MB)"],
+  [
+    "Operations",
+    "Create (ms)",
+    "Create per op (µs)",
+    "zod projection alone (ms)",
+    "Forage's own per op (µs)",
+    "Example-like create (ms)",
+    "RSS before create (MB)",
+    "Peak RSS (MB)",
+  ],
   results.map((row) => [
-    count(row), ms(row.createMs, 0), ms(row.perOpUs, 1), ms(row.projectionMs, 0), ms(((row.createMs - row.projectionMs) * 1_000) / row.size, 1),
-    ms(row.exampleCreateMs, 0), ms(row.rssBeforeMb, 0), ms(row.peakRssMb, 0),
+    count(row),
+    ms(row.createMs, 0),
+    ms(row.perOpUs, 1),
+    ms(row.projectionMs, 0),
+    ms(((row.createMs - row.projectionMs) * 1_000) / row.size, 1),
+    ms(row.exampleCreateMs, 0),
+    ms(row.rssBeforeMb, 0),
+    ms(row.peakRssMb, 0),
   ]),
 );
 table(
-  ["Operations", "list page p50 (ms)", "list page in a namespace p50 (ms)", "search p50 (ms)", "search p99 (ms)", "describe operation p50 (ms)", "describe small namespace p50, first / cached (ms)"],
+  [
+    "Operations",
+    "list page p50 (ms)",
+    "list page in a namespace p50 (ms)",
+    "search p50 (ms)",
+    "search p99 (ms)",
+    "describe operation p50 (ms)",
+    "describe small namespace p50, first / cached (ms)",
+  ],
   results.map((row) => [
-    count(row), ms(row.listMedianMs), ms(row.listNamespaceMedianMs), ms(row.searchP50Ms), ms(row.searchP99Ms), ms(row.describeOperationMedianMs, 4),
+    count(row),
+    ms(row.listMedianMs),
+    ms(row.listNamespaceMedianMs),
+    ms(row.searchP50Ms),
+    ms(row.searchP99Ms),
+    ms(row.describeOperationMedianMs, 4),
     `${ms(row.describeNamespaceFirstMedianMs)} / ${ms(row.describeNamespaceCachedMedianMs, 4)}`,
   ]),
 );

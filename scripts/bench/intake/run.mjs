@@ -98,14 +98,31 @@ for (const { label, build } of hostileSpecs()) {
 }
 
 const relative = file.slice(root.length);
-console.log(`Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg().map((value) => value.toFixed(1)).join(" ")}; median of ${runs} alternating runs after 3 warm-ups, one process.\n`);
-console.log(`Largest spec within intake's bounds in a devDependency: \`${relative}\` (${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB; ${result.operations.length} operations supported, ${result.unsupported.length} unsupported; swagger-parser: ${swaggerVerdict}).\n`);
+console.log(
+  `Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ")}; median of ${runs} alternating runs after 3 warm-ups, one process.\n`,
+);
+console.log(
+  `Largest spec within intake's bounds in a devDependency: \`${relative}\` (${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB; ${result.operations.length} operations supported, ${result.unsupported.length} unsupported; swagger-parser: ${swaggerVerdict}).\n`,
+);
 console.log("| Step | Median (ms) | Min (ms) | Max (ms) |");
 console.log("|---|---:|---:|---:|");
-console.log(`| \`normalizeOpenApi\` (parse, bounds, budget, resolve, compile) | ${ms(median(intakeMs))} | ${ms(Math.min(...intakeMs))} | ${ms(Math.max(...intakeMs))} |`);
-console.log(`| swagger-parser \`validate\` (parse, resolve, validate) | ${ms(median(swaggerMs))} | ${ms(Math.min(...swaggerMs))} | ${ms(Math.max(...swaggerMs))} |`);
-console.log(`\nRatio normalizeOpenApi / swagger-parser validate: ${(median(intakeMs) / median(swaggerMs)).toFixed(2)}.\n`);
-console.log("Hostile and worst-case specs, median of 5 (refusals happen before reference resolution or compilation):\n");
+console.log(
+  `| \`normalizeOpenApi\` (parse, bounds, budget, resolve, compile) | ${ms(median(intakeMs))} | ${ms(Math.min(...intakeMs))} | ${ms(Math.max(...intakeMs))} |`,
+);
+console.log(
+  `| swagger-parser \`validate\` (parse, resolve, validate) | ${ms(median(swaggerMs))} | ${ms(Math.min(...swaggerMs))} | ${ms(Math.max(...swaggerMs))} |`,
+);
+console.log(
+  `\nRatio normalizeOpenApi / swagger-parser validate: ${(median(intakeMs) / median(swaggerMs)).toFixed(2)}.\n`,
+);
+console.log(
+  "Hostile and worst-case specs, median of 5 (refusals happen before reference resolution or compilation):\n",
+);
 console.log("| Spec | Size | Median (ms) | Outcome |");
 console.log("|---|---:|---:|---|");
-for (const row of hostile) console.log(`| ${row.label} | ${(row.bytes / 1024).toFixed(1)} KiB | ${ms(row.ms)} | ${row.outcome.replaceAll("|", "\\|")} |`);
+for (const row of hostile)
+  console.log(
+    `| ${row.label} | ${(row.bytes / 1024).toFixed(1)} KiB | ${ms(row.ms)} | ${row.outcome.replaceAll("|", "\\|")} |`,
+  );

@@ -72,22 +72,31 @@ let tmpfsMount;
 let workDir;
 
 function mountedPaths() {
-  return readFileSync("/proc/mounts", "utf8").split("\n").map((line) => line.split(" ")[1]).filter(Boolean);
+  return readFileSync("/proc/mounts", "utf8")
+    .split("\n")
+    .map((line) => line.split(" ")[1])
+    .filter(Boolean);
 }
 const isMounted = (path) => mountedPaths().includes(path);
 
 function cleanupSync() {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-  for (const path of fuseMountpoints) if (isMounted(path)) spawnSync("fusermount3", ["-u", "-z", path], { stdio: "ignore" });
+  for (const path of fuseMountpoints)
+    if (isMounted(path)) spawnSync("fusermount3", ["-u", "-z", path], { stdio: "ignore" });
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   children.clear();
   if (tmpfsMount && isMounted(tmpfsMount)) spawnSync("umount", ["-l", tmpfsMount], { stdio: "ignore" });
   tmpfsMount = undefined;
-  if (workDir && !mountedPaths().some((path) => path.startsWith(`${workDir}/`))) rmSync(workDir, { recursive: true, force: true });
+  if (workDir && !mountedPaths().some((path) => path.startsWith(`${workDir}/`)))
+    rmSync(workDir, { recursive: true, force: true });
   workDir = undefined;
 }
 process.on("exit", cleanupSync);
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]]) {
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+]) {
   process.on(signal, () => {
     log(`${signal}: unmounting and exiting`);
     cleanupSync();
@@ -105,7 +114,8 @@ async function preflight() {
   const missing = [];
   if (process.platform !== "linux") missing.push("Linux");
   if (!existsSync("/dev/fuse")) missing.push("/dev/fuse");
-  for (const tool of ["fusermount3", "perl", "find", "xargs", "grep", "md5sum", ...(pinnedCpus ? ["taskset"] : [])]) if (!onPath(tool)) missing.push(tool);
+  for (const tool of ["fusermount3", "perl", "find", "xargs", "grep", "md5sum", ...(pinnedCpus ? ["taskset"] : [])])
+    if (!onPath(tool)) missing.push(tool);
   if (!existsSync(cli)) missing.push(`${cli} (run node scripts/bootstrap.mjs)`);
   // Another build may be replacing the addon right now: give it a moment.
   for (let waited = 0; !existsSync(addon) && waited < 30_000; waited += 500) await sleep(500);
@@ -113,7 +123,9 @@ async function preflight() {
   if (missing.length > 0) throw new Error(`cannot run: missing ${missing.join(", ")}`);
   if (!existsSync(cfsBinary)) {
     log("building scripts/bench/cfs");
-    const built = spawnSync(join(projectRoot, "scripts/bench/cfs/build.sh"), { stdio: ["ignore", "ignore", "inherit"] });
+    const built = spawnSync(join(projectRoot, "scripts/bench/cfs/build.sh"), {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     if (built.status !== 0) throw new Error("scripts/bench/cfs/build.sh failed");
   }
 }
@@ -133,7 +145,8 @@ function runTimed(command, cwd) {
     child.on("exit", () => (exitAt = performance.now()));
     child.on("error", reject);
     child.on("close", (code) => {
-      if (code !== 0 || stderr !== "") reject(new Error(`\`${command}\` in ${cwd} failed (exit ${code}): ${stderr.slice(0, 500)}`));
+      if (code !== 0 || stderr !== "")
+        reject(new Error(`\`${command}\` in ${cwd} failed (exit ${code}): ${stderr.slice(0, 500)}`));
       else resolvePromise({ ms: exitAt - start, stdout: stdout.trim() });
     });
   });
@@ -163,9 +176,18 @@ const SYSTEMS = {
   cfs: { label: "C (cfs -s)", command: (size) => [cfsBinary, [size.tree, mountpointOf("cfs"), "-f", "-s"]] },
   // The kernel ro flag stops the kernel from invalidating atime after each readdir and read (so a
   // repeated run sends no GETATTR); no-open keeps open and release away from the daemon.
-  "cfs-ro": { label: "C ro (cfs -s -o ro --no-open)", command: (size) => [cfsBinary, [size.tree, mountpointOf("cfs-ro"), "--no-open", "-f", "-s", "-o", "ro"]] },
-  forage: { label: "forage", command: (size) => [process.execPath, [cli, "mount", size.source, mountpointOf("forage")]] },
-  "forage-ro": { label: "forage -o ro", command: (size) => [process.execPath, [cli, "mount", "-o", "ro", size.source, mountpointOf("forage-ro")]] },
+  "cfs-ro": {
+    label: "C ro (cfs -s -o ro --no-open)",
+    command: (size) => [cfsBinary, [size.tree, mountpointOf("cfs-ro"), "--no-open", "-f", "-s", "-o", "ro"]],
+  },
+  forage: {
+    label: "forage",
+    command: (size) => [process.execPath, [cli, "mount", size.source, mountpointOf("forage")]],
+  },
+  "forage-ro": {
+    label: "forage -o ro",
+    command: (size) => [process.execPath, [cli, "mount", "-o", "ro", size.source, mountpointOf("forage-ro")]],
+  },
 };
 const mountpointOf = (system) => join(workDir, `mnt-${system}`);
 
@@ -181,7 +203,9 @@ async function startDaemon(system, size) {
     } catch (error) {
       const transient = /not built|ERR_MODULE_NOT_FOUND|Cannot find module|SyntaxError/.test(String(error));
       if (!transient || attempt === 5) throw error;
-      log(`${system} failed to start (attempt ${attempt}), probably a concurrent rebuild; retrying: ${String(error).split("\n")[0]}`);
+      log(
+        `${system} failed to start (attempt ${attempt}), probably a concurrent rebuild; retrying: ${String(error).split("\n")[0]}`,
+      );
       for (let waited = 0; !existsSync(addon) && waited < 60_000; waited += 500) await sleep(500);
       await sleep(3_000);
     }
@@ -212,7 +236,8 @@ async function startOnce(system, size) {
     } catch {
       // not mounted yet
     }
-    if (performance.now() - start > MOUNT_TIMEOUT_MS) throw new Error(`${system} did not mount within ${MOUNT_TIMEOUT_MS} ms: ${output}`);
+    if (performance.now() - start > MOUNT_TIMEOUT_MS)
+      throw new Error(`${system} did not mount within ${MOUNT_TIMEOUT_MS} ms: ${output}`);
     await sleep(1);
   }
   return { system, child, root: mountpoint, usableMs: performance.now() - start, output: () => output };
@@ -245,8 +270,23 @@ function coolDown() {
     }
   }
   // Page the tools and the daemons' code back in, so that no timed run (and no time-to-mount) reads the disk.
-  spawnSync("sh", ["-c", "find --version; xargs --version; cat --version; grep --version; wc --version; md5sum --version; perl -e 1; sort --version"], { stdio: "ignore" });
-  spawnSync(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(join(projectRoot, "dist/index.js"))}); await import(${JSON.stringify(join(projectRoot, "dist/cli/mount-command.js"))});`], { stdio: "ignore" });
+  spawnSync(
+    "sh",
+    [
+      "-c",
+      "find --version; xargs --version; cat --version; grep --version; wc --version; md5sum --version; perl -e 1; sort --version",
+    ],
+    { stdio: "ignore" },
+  );
+  spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `await import(${JSON.stringify(join(projectRoot, "dist/index.js"))}); await import(${JSON.stringify(join(projectRoot, "dist/cli/mount-command.js"))});`,
+    ],
+    { stdio: "ignore" },
+  );
   spawnSync("cat", [addon, cfsBinary], { stdio: "ignore" });
 }
 
@@ -275,19 +315,22 @@ const median = (values) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-const fmtMs = (ms) => (ms === undefined || Number.isNaN(ms) ? "–" : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+const fmtMs = (ms) =>
+  ms === undefined || Number.isNaN(ms) ? "–" : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 const fmtRatio = (a, b) => (a === undefined || b === undefined ? "–" : `${(a / b).toFixed(2)}×`);
 const mb = (kb) => (kb / 1024).toFixed(0);
 
 /** When the addon and dist/ were last built: compared before and after the run. */
 function buildIdentity() {
-  return [addon, join(projectRoot, "dist/.build-stamp")].map((path) => {
-    try {
-      return statSync(path).mtimeMs;
-    } catch {
-      return 0;
-    }
-  }).join(",");
+  return [addon, join(projectRoot, "dist/.build-stamp")]
+    .map((path) => {
+      try {
+        return statSync(path).mtimeMs;
+      } catch {
+        return 0;
+      }
+    })
+    .join(",");
 }
 
 /** CPU time counters of the whole machine (all tenants), from /proc/stat. */
@@ -311,14 +354,34 @@ async function prepareSize(operations, tmpfsRoot) {
   );
   const tree = join(tmpfsRoot, `tree-${operations}`);
   rmSync(tree, { recursive: true, force: true });
-  const exported = await runTimed(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} export ${JSON.stringify(source)} ${JSON.stringify(tree)}`, projectRoot);
+  const exported = await runTimed(
+    `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} export ${JSON.stringify(source)} ${JSON.stringify(tree)}`,
+    projectRoot,
+  );
   const fileList = join(workDir, `files-${operations}`);
   const files = spawnSync("find", [".", "-type", "f", "-print0"], { cwd: tree, maxBuffer: 1 << 30 }).stdout;
   writeFileSync(fileList, files);
-  const count = (type) => Number(spawnSync("sh", ["-c", `find . -type ${type} | wc -l`], { cwd: tree, encoding: "utf8" }).stdout.trim());
-  const bytes = Number(spawnSync("sh", ["-c", "find . -type f -printf '%s\\n' | awk '{ s += $1 } END { print s }'"], { cwd: tree, encoding: "utf8" }).stdout.trim());
-  const size = { operations, source, tree, fileList, files: count("f"), directories: count("d"), bytes, exportMs: exported.ms };
-  log(`${operations} operations: exported ${size.files} files, ${size.directories} directories, ${(bytes / 1e6).toFixed(1)} MB in ${fmtMs(exported.ms)} ms`);
+  const count = (type) =>
+    Number(spawnSync("sh", ["-c", `find . -type ${type} | wc -l`], { cwd: tree, encoding: "utf8" }).stdout.trim());
+  const bytes = Number(
+    spawnSync("sh", ["-c", "find . -type f -printf '%s\\n' | awk '{ s += $1 } END { print s }'"], {
+      cwd: tree,
+      encoding: "utf8",
+    }).stdout.trim(),
+  );
+  const size = {
+    operations,
+    source,
+    tree,
+    fileList,
+    files: count("f"),
+    directories: count("d"),
+    bytes,
+    exportMs: exported.ms,
+  };
+  log(
+    `${operations} operations: exported ${size.files} files, ${size.directories} directories, ${(bytes / 1e6).toFixed(1)} MB in ${fmtMs(exported.ms)} ms`,
+  );
   return size;
 }
 
@@ -358,18 +421,22 @@ async function benchSize(size) {
           if (daemon) await stopDaemon(daemon);
         }
       }
-      log(`${size.operations} ops, rep ${rep + 1}/${reps}, ${workload.name}: ${systemNames.map((s) => `${s} ${fmtMs(samples[s][workload.name].cold.at(-1))}/${fmtMs(samples[s][workload.name].warm.at(-1))} ms`).join(", ")}`);
+      log(
+        `${size.operations} ops, rep ${rep + 1}/${reps}, ${workload.name}: ${systemNames.map((s) => `${s} ${fmtMs(samples[s][workload.name].cold.at(-1))}/${fmtMs(samples[s][workload.name].warm.at(-1))} ms`).join(", ")}`,
+      );
     }
   }
   const mismatches = [];
   if (outputs.tmpfs) {
     for (const workload of workloads) {
       const reference = [...outputs.tmpfs[workload.name]];
-      if (reference.length !== 1) mismatches.push(`tmpfs gave several outputs for ${workload.name}: ${reference.join(" | ")}`);
+      if (reference.length !== 1)
+        mismatches.push(`tmpfs gave several outputs for ${workload.name}: ${reference.join(" | ")}`);
       for (const system of systemNames) {
         const got = [...outputs[system][workload.name]];
         const want = expectedOutput(system, workload, reference[0]);
-        if (got.length !== 1 || got[0] !== want) mismatches.push(`${system} ${workload.name}: output ${got.join(" | ")}, expected ${want}`);
+        if (got.length !== 1 || got[0] !== want)
+          mismatches.push(`${system} ${workload.name}: output ${got.join(" | ")}, expected ${want}`);
       }
     }
   }
@@ -378,11 +445,15 @@ async function benchSize(size) {
 
 /** One more mount per FUSE system: RSS idle and after every workload (cold, then warm), and a content check. */
 async function memoryAndContent(size) {
-  const checksum = "find . -type f ! -path ./.afi/search -print0 | LC_ALL=C sort -z | xargs -0 cat | md5sum; find . -type f ! -path ./.afi/search | LC_ALL=C sort | md5sum";
+  const checksum =
+    "find . -type f ! -path ./.afi/search -print0 | LC_ALL=C sort -z | xargs -0 cat | md5sum; find . -type f ! -path ./.afi/search | LC_ALL=C sort | md5sum";
   const reference = (await runTimed(checksum, size.tree)).stdout;
   // A read-only mount has its own README.md and manifest (no control file): compare it with `forage export -o ro`.
   const readOnlyTree = `${size.tree}-ro`;
-  await runTimed(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} export -o ro ${JSON.stringify(size.source)} ${JSON.stringify(readOnlyTree)}`, projectRoot);
+  await runTimed(
+    `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} export -o ro ${JSON.stringify(size.source)} ${JSON.stringify(readOnlyTree)}`,
+    projectRoot,
+  );
   const readOnlyReference = (await runTimed(checksum, readOnlyTree)).stdout;
   rmSync(readOnlyTree, { recursive: true, force: true });
   const result = {};
@@ -399,7 +470,9 @@ async function memoryAndContent(size) {
       const after = memoryOf(daemon.child.pid);
       const content = (await runTimed(checksum, daemon.root)).stdout;
       result[system] = { idle, after, sameContent: content === expected };
-      log(`${size.operations} ops, ${system}: RSS idle ${mb(idle.rssKb)} MB, after workloads ${mb(after.rssKb)} MB (peak ${mb(after.hwmKb)} MB); content ${content === expected ? "identical to the export" : "DIFFERS from the export"}`);
+      log(
+        `${size.operations} ops, ${system}: RSS idle ${mb(idle.rssKb)} MB, after workloads ${mb(after.rssKb)} MB (peak ${mb(after.hwmKb)} MB); content ${content === expected ? "identical to the export" : "DIFFERS from the export"}`,
+      );
     } finally {
       await stopDaemon(daemon);
     }
@@ -412,15 +485,20 @@ function report(environment, results) {
   const out = (line = "") => lines.push(line);
   const has = (system) => systemNames.includes(system);
   out(`Run: \`${environment.command}\` (${environment.date}).`);
-  out(`Machine: ${environment.cpu}, ${environment.cpus} CPUs, Linux ${environment.kernel}, Node ${process.version}; load average ${environment.loadBefore} before, ${environment.loadAfter} after; `
-    + `the machine's CPUs were ${environment.machineBusyPercent.toFixed(0)}% busy over the run (/proc/stat, this run included). `
-    + `${pinnedCpus ? `Every daemon and workload pinned to CPU ${pinnedCpus} (taskset -c). ` : "No CPU pinning. "}`
-    + `${reps} cold mount${reps === 1 ? "" : "s"} per workload, system and size; medians. tmpfs "cold": ${dropCachesPermitted ? "caches dropped before each run (echo 3 > /proc/sys/vm/drop_caches)" : "drop_caches not permitted, so not cold"}.`);
-  if (environment.buildChanged) out("**The addon or dist/ was rebuilt (by someone else) during this run**: the figures may mix two builds.");
+  out(
+    `Machine: ${environment.cpu}, ${environment.cpus} CPUs, Linux ${environment.kernel}, Node ${process.version}; load average ${environment.loadBefore} before, ${environment.loadAfter} after; ` +
+      `the machine's CPUs were ${environment.machineBusyPercent.toFixed(0)}% busy over the run (/proc/stat, this run included). ` +
+      `${pinnedCpus ? `Every daemon and workload pinned to CPU ${pinnedCpus} (taskset -c). ` : "No CPU pinning. "}` +
+      `${reps} cold mount${reps === 1 ? "" : "s"} per workload, system and size; medians. tmpfs "cold": ${dropCachesPermitted ? "caches dropped before each run (echo 3 > /proc/sys/vm/drop_caches)" : "drop_caches not permitted, so not cold"}.`,
+  );
+  if (environment.buildChanged)
+    out("**The addon or dist/ was rebuilt (by someone else) during this run**: the figures may mix two builds.");
   for (const { size, bench, memory } of results) {
     const m = (system, workload, phase) => (has(system) ? median(bench.samples[system][workload][phase]) : undefined);
     out();
-    out(`#### ${size.operations.toLocaleString("en-US")} operations: ${size.files.toLocaleString("en-US")} files, ${size.directories.toLocaleString("en-US")} directories, ${(size.bytes / 1e6).toFixed(1)} MB`);
+    out(
+      `#### ${size.operations.toLocaleString("en-US")} operations: ${size.files.toLocaleString("en-US")} files, ${size.directories.toLocaleString("en-US")} directories, ${(size.bytes / 1e6).toFixed(1)} MB`,
+    );
     out();
     const shown = ["tmpfs", "cfs", "cfs-ro", "forage", "forage-ro"].filter(has);
     const ratio = (phase, name, a, b) => fmtRatio(m(a, name, phase), m(b, name, phase));
@@ -429,50 +507,78 @@ function report(environment, results) {
       return x === undefined || y === undefined ? "–" : `${fmtRatio(x, y)} ${x / y <= limit ? "✓" : "✗"}`;
     };
     const tables = [
-      ["cold", "Cold (fresh mount; ms, median):", [
-        ["forage / C (target ≤ 1.15×)", (name) => target("cold", name, "forage", "cfs", 1.15)],
-        ["forage ro / C ro (target ≤ 1.15×)", (name) => target("cold", name, "forage-ro", "cfs-ro", 1.15)],
-        ["forage / tmpfs", (name) => ratio("cold", name, "forage", "tmpfs")],
-        ["C / tmpfs", (name) => ratio("cold", name, "cfs", "tmpfs")],
-      ]],
-      ...[["warm", "Warm (the same command immediately repeated, on the same mount: 2nd run; ms, median):"], ["third", "3rd run (repeated once more; ms, median):"]].map(([phase, title]) => [phase, title, [
-        ["forage / tmpfs (target ≤ 1.25×)", (name) => target(phase, name, "forage", "tmpfs", 1.25)],
-        ["forage ro / tmpfs (target ≤ 1.25×)", (name) => target(phase, name, "forage-ro", "tmpfs", 1.25)],
-        ["forage / C", (name) => ratio(phase, name, "forage", "cfs")],
-        ["C / tmpfs", (name) => ratio(phase, name, "cfs", "tmpfs")],
-        ["C ro / tmpfs", (name) => ratio(phase, name, "cfs-ro", "tmpfs")],
-      ]]),
+      [
+        "cold",
+        "Cold (fresh mount; ms, median):",
+        [
+          ["forage / C (target ≤ 1.15×)", (name) => target("cold", name, "forage", "cfs", 1.15)],
+          ["forage ro / C ro (target ≤ 1.15×)", (name) => target("cold", name, "forage-ro", "cfs-ro", 1.15)],
+          ["forage / tmpfs", (name) => ratio("cold", name, "forage", "tmpfs")],
+          ["C / tmpfs", (name) => ratio("cold", name, "cfs", "tmpfs")],
+        ],
+      ],
+      ...[
+        ["warm", "Warm (the same command immediately repeated, on the same mount: 2nd run; ms, median):"],
+        ["third", "3rd run (repeated once more; ms, median):"],
+      ].map(([phase, title]) => [
+        phase,
+        title,
+        [
+          ["forage / tmpfs (target ≤ 1.25×)", (name) => target(phase, name, "forage", "tmpfs", 1.25)],
+          ["forage ro / tmpfs (target ≤ 1.25×)", (name) => target(phase, name, "forage-ro", "tmpfs", 1.25)],
+          ["forage / C", (name) => ratio(phase, name, "forage", "cfs")],
+          ["C / tmpfs", (name) => ratio(phase, name, "cfs", "tmpfs")],
+          ["C ro / tmpfs", (name) => ratio(phase, name, "cfs-ro", "tmpfs")],
+        ],
+      ]),
     ];
     for (const [phase, title, ratios] of tables) {
       if (phase !== "cold") out();
       out(title);
       out();
-      out(`| workload | ${shown.map((system) => SYSTEMS[system].label).join(" | ")} | ${ratios.map(([label]) => label).join(" | ")} |`);
+      out(
+        `| workload | ${shown.map((system) => SYSTEMS[system].label).join(" | ")} | ${ratios.map(([label]) => label).join(" | ")} |`,
+      );
       out(`|---|${[...shown, ...ratios].map(() => "---:").join("|")}|`);
       for (const { name } of bench.workloads) {
-        out(`| ${name} | ${shown.map((system) => fmtMs(m(system, name, phase))).join(" | ")} | ${ratios.map(([, cell]) => cell(name)).join(" | ")} |`);
+        out(
+          `| ${name} | ${shown.map((system) => fmtMs(m(system, name, phase))).join(" | ")} | ${ratios.map(([, cell]) => cell(name)).join(" | ")} |`,
+        );
       }
     }
     out();
-    out("Time from daemon start to the first successful stat of /README.md (ms; median, min–max over every cold mount), and daemon memory "
-      + "(VmRSS idle, VmRSS and VmHWM after every workload ran cold then warm on one mount):");
+    out(
+      "Time from daemon start to the first successful stat of /README.md (ms; median, min–max over every cold mount), and daemon memory " +
+        "(VmRSS idle, VmRSS and VmHWM after every workload ran cold then warm on one mount):",
+    );
     out();
-    out("| daemon | mount to usable | samples | RSS idle (MB) | RSS after workloads (MB) | peak RSS, VmHWM (MB) | content = export |");
+    out(
+      "| daemon | mount to usable | samples | RSS idle (MB) | RSS after workloads (MB) | peak RSS, VmHWM (MB) | content = export |",
+    );
     out("|---|---:|---:|---:|---:|---:|---|");
     for (const system of systemNames.filter((s) => s !== "tmpfs")) {
       const times = bench.usable[system];
       const mem = memory[system];
-      out(`| ${SYSTEMS[system].label} | ${fmtMs(median(times))} (${fmtMs(Math.min(...times))}–${fmtMs(Math.max(...times))}) | ${times.length} | ${mb(mem.idle.rssKb)} | ${mb(mem.after.rssKb)} | ${mb(mem.after.hwmKb)} | ${mem.sameContent ? "yes" : "NO"} |`);
+      out(
+        `| ${SYSTEMS[system].label} | ${fmtMs(median(times))} (${fmtMs(Math.min(...times))}–${fmtMs(Math.max(...times))}) | ${times.length} | ${mb(mem.idle.rssKb)} | ${mb(mem.after.rssKb)} | ${mb(mem.after.hwmKb)} | ${mem.sameContent ? "yes" : "NO"} |`,
+      );
     }
     out();
     const spreads = [];
-    for (const system of shown) for (const { name } of bench.workloads) for (const phase of ["cold", "warm", "third"]) {
-      const values = bench.samples[system][name][phase];
-      spreads.push({ spread: Math.max(...values) / Math.min(...values), where: `${SYSTEMS[system].label}, ${name}, ${phase === "third" ? "3rd run" : phase}` });
-    }
+    for (const system of shown)
+      for (const { name } of bench.workloads)
+        for (const phase of ["cold", "warm", "third"]) {
+          const values = bench.samples[system][name][phase];
+          spreads.push({
+            spread: Math.max(...values) / Math.min(...values),
+            where: `${SYSTEMS[system].label}, ${name}, ${phase === "third" ? "3rd run" : phase}`,
+          });
+        }
     spreads.sort((a, b) => a.spread - b.spread);
     const worst = spreads.at(-1);
-    out(`Noise: max/min of the ${reps} samples behind a cell is ${median(spreads.map((s) => s.spread)).toFixed(2)} for the median cell, ${worst.spread.toFixed(2)} at worst (${worst.where}). \`forage export\` of this tree to tmpfs took ${fmtMs(size.exportMs)} ms.`);
+    out(
+      `Noise: max/min of the ${reps} samples behind a cell is ${median(spreads.map((s) => s.spread)).toFixed(2)} for the median cell, ${worst.spread.toFixed(2)} at worst (${worst.where}). \`forage export\` of this tree to tmpfs took ${fmtMs(size.exportMs)} ms.`,
+    );
     if (bench.mismatches.length > 0) {
       out();
       out(`Output mismatches: ${bench.mismatches.join("; ")}`);
@@ -482,7 +588,9 @@ function report(environment, results) {
   out("Workloads (run by `sh -c` in the tree's root):");
   out();
   for (const workload of results[0].bench.workloads) {
-    const command = workload.command.replace(statScript, "scripts/bench/mount/stat-files.pl").replace(/\S*\/files-\d+/, "<list of the exported files>");
+    const command = workload.command
+      .replace(statScript, "scripts/bench/mount/stat-files.pl")
+      .replace(/\S*\/files-\d+/, "<list of the exported files>");
     out(`- ${workload.name}: \`${command}\``);
   }
   return lines.join("\n");
@@ -490,12 +598,17 @@ function report(environment, results) {
 
 async function main() {
   await preflight();
-  for (const system of systemNames) if (!SYSTEMS[system]) throw new Error(`unknown system ${system}; known: ${Object.keys(SYSTEMS).join(", ")}`);
+  for (const system of systemNames)
+    if (!SYSTEMS[system]) throw new Error(`unknown system ${system}; known: ${Object.keys(SYSTEMS).join(", ")}`);
   workDir = mkdtempSync(join(tmpdir(), "forage-bench-mount-"));
   for (const system of Object.keys(SYSTEMS)) mkdirSync(mountpointOf(system));
   let tmpfsRoot = join(workDir, "tmpfs");
   mkdirSync(tmpfsRoot);
-  if (process.getuid?.() === 0 && spawnSync("mount", ["-t", "tmpfs", "-o", "size=2g,mode=0755", "forage-bench", tmpfsRoot], { stdio: "ignore" }).status === 0) {
+  if (
+    process.getuid?.() === 0 &&
+    spawnSync("mount", ["-t", "tmpfs", "-o", "size=2g,mode=0755", "forage-bench", tmpfsRoot], { stdio: "ignore" })
+      .status === 0
+  ) {
     tmpfsMount = tmpfsRoot;
     log(`tmpfs mounted at ${tmpfsRoot}`);
   } else {
@@ -509,12 +622,16 @@ async function main() {
       process.env.BENCH_SYSTEMS ? `BENCH_SYSTEMS=${systemNames.join(",")}` : "",
       pinnedCpus ? `BENCH_CPUS=${pinnedCpus}` : "",
       `node scripts/bench/mount/run.mjs${process.argv[2] ? ` ${process.argv[2]}` : ""}`,
-    ].filter(Boolean).join(" "),
+    ]
+      .filter(Boolean)
+      .join(" "),
     date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
     cpu: cpus()[0]?.model.trim() ?? "unknown CPU",
     cpus: availableParallelism(),
     kernel: release(),
-    loadBefore: loadavg().map((value) => value.toFixed(1)).join(" "),
+    loadBefore: loadavg()
+      .map((value) => value.toFixed(1))
+      .join(" "),
     pinnedCpus: pinnedCpus ?? null,
   };
   const cpuBefore = cpuTimes();
@@ -528,12 +645,17 @@ async function main() {
     results.push({ size, bench, memory });
     rmSync(size.tree, { recursive: true, force: true });
   }
-  environment.loadAfter = loadavg().map((value) => value.toFixed(1)).join(" ");
+  environment.loadAfter = loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
   const cpuAfter = cpuTimes();
   environment.buildChanged = buildIdentity() !== buildBefore;
   environment.machineBusyPercent = 100 * (1 - (cpuAfter.idle - cpuBefore.idle) / (cpuAfter.total - cpuBefore.total));
   environment.totalSeconds = (performance.now() - started) / 1000;
-  writeFileSync(join(tmpInProject, `results-${sizes.join("-")}${pinnedCpus ? `-cpu${pinnedCpus}` : ""}.json`), JSON.stringify({ environment, reps, systems: systemNames, results }, null, 2));
+  writeFileSync(
+    join(tmpInProject, `results-${sizes.join("-")}${pinnedCpus ? `-cpu${pinnedCpus}` : ""}.json`),
+    JSON.stringify({ environment, reps, systems: systemNames, results }, null, 2),
+  );
   process.stdout.write(`${report(environment, results)}\n`);
   log(`done in ${environment.totalSeconds.toFixed(0)} s`);
 }

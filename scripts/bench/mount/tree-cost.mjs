@@ -12,7 +12,8 @@ import { loadRevision } from "../../../dist/cli/catalog-tree-source.js";
 import { parseMountArguments } from "../../../dist/cli/mount-arguments.js";
 
 const [source, mode = "list"] = process.argv.slice(2);
-if (!source || !["list", "stat", "paths"].includes(mode)) throw new Error("usage: tree-cost.mjs <source.mjs> list|stat");
+if (!source || !["list", "stat", "paths"].includes(mode))
+  throw new Error("usage: tree-cost.mjs <source.mjs> list|stat");
 
 let start = performance.now();
 const { tree } = await loadRevision(parseMountArguments([source, "/unused"]));
@@ -39,9 +40,15 @@ if (mode === "paths") {
   process.exit(0);
 }
 // The stat mode takes its paths from another process, so nothing in this one is warmed by listing.
-const paths = mode === "stat"
-  ? spawnSync(process.execPath, [fileURLToPath(import.meta.url), source, "paths"], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout.split("\0").filter(Boolean)
-  : [];
+const paths =
+  mode === "stat"
+    ? spawnSync(process.execPath, [fileURLToPath(import.meta.url), source, "paths"], {
+        encoding: "utf8",
+        maxBuffer: 1 << 28,
+      })
+        .stdout.split("\0")
+        .filter(Boolean)
+    : [];
 globalThis.gc?.();
 const rssBefore = process.memoryUsage().rss;
 
@@ -61,15 +68,17 @@ for (const path of first.files) if (!tree.stat(path).writable) bytes += tree.rea
 const readMs = performance.now() - start;
 globalThis.gc?.();
 const memory = process.memoryUsage();
-console.log(JSON.stringify({
-  mode,
-  loadMs: Math.round(loadMs),
-  firstPassMs: Math.round(first.ms),
-  secondPassMs: Math.round(second.ms),
-  readAllMs: Math.round(readMs),
-  files: first.files.length,
-  directories: mode === "list" ? first.directories.length : undefined,
-  contentMB: +(bytes / 1e6).toFixed(1),
-  rssGrowthMB: Math.round((memory.rss - rssBefore) / 1e6),
-  arrayBuffersMB: Math.round(memory.arrayBuffers / 1e6),
-}));
+console.log(
+  JSON.stringify({
+    mode,
+    loadMs: Math.round(loadMs),
+    firstPassMs: Math.round(first.ms),
+    secondPassMs: Math.round(second.ms),
+    readAllMs: Math.round(readMs),
+    files: first.files.length,
+    directories: mode === "list" ? first.directories.length : undefined,
+    contentMB: +(bytes / 1e6).toFixed(1),
+    rssGrowthMB: Math.round((memory.rss - rssBefore) / 1e6),
+    arrayBuffersMB: Math.round(memory.arrayBuffers / 1e6),
+  }),
+);

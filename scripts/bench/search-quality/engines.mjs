@@ -24,9 +24,9 @@ export function forageEngine(tools) {
   return {
     name: "Forage",
     rank(query) {
-      return catalog.search(query, { limit: DEPTH }).results.map((result) =>
-        [result.path, ...(result.peers ?? [])].map((path) => idByPath.get(path)),
-      );
+      return catalog
+        .search(query, { limit: DEPTH })
+        .results.map((result) => [result.path, ...(result.peers ?? [])].map((path) => idByPath.get(path)));
     },
   };
 }
@@ -38,7 +38,10 @@ export function miniSearchEngine(tools) {
   return {
     name: "MiniSearch (BM25, defaults)",
     rank(query) {
-      return index.search(query).slice(0, DEPTH).map((result) => [result.id]);
+      return index
+        .search(query)
+        .slice(0, DEPTH)
+        .map((result) => [result.id]);
     },
   };
 }

@@ -10,7 +10,10 @@ export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../
  * The fixture folder. shared/ sits beside the project both here and in CI
  * (../shared), so it is resolved from the project root, never from the cwd.
  */
-export const fixtureDir = resolve(process.env.FORAGE_SHARED_DIR ?? resolve(projectRoot, "../shared"), "fixtures/tool-search");
+export const fixtureDir = resolve(
+  process.env.FORAGE_SHARED_DIR ?? resolve(projectRoot, "../shared"),
+  "fixtures/tool-search",
+);
 
 /** Parses a JSON Lines file into an array of records. */
 function readJsonLines(file) {
