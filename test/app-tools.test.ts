@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { appToolFamilySchemas, type AppToolFamilyApi } from "../src/app-tools/index.js";
+import { type AppToolFamilyApi, appToolFamilySchemas } from "../src/app-tools/index.js";
 import { isForageError } from "../src/forage-error.js";
 import { jsonSchemaToZod } from "../src/json-schema/index.js";
 

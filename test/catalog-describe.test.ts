@@ -10,8 +10,8 @@ import { sampleCall } from "../src/describe/sample-call.js";
 import {
   createCatalog,
   ForageError,
-  MAX_DESCRIPTION_RESPONSE,
   type ForageValidator,
+  MAX_DESCRIPTION_RESPONSE,
   type NamespaceDescription,
   type OperationDescription,
 } from "../src/index.js";
@@ -40,9 +40,9 @@ describe("operation descriptions", () => {
 
   test("unions stay grouped inside arrays and tuples whatever their members' docs say", () => {
     const text = operation("shapes.unions.described").typescript;
-    expect(text).toMatch(/xs: \(\{\n[^]*?\} \| number\)\[\];/);
-    expect(text).toMatch(/ys: \(\{\n[^]*?\} \| boolean\)\[\];/);
-    expect(text).toMatch(/pair: \[string, \(\{\n[^]*?\} \| number\)\?\];/);
+    expect(text).toMatch(/xs: \(\{\n[\s\S]*?\} \| number\)\[\];/);
+    expect(text).toMatch(/ys: \(\{\n[\s\S]*?\} \| boolean\)\[\];/);
+    expect(text).toMatch(/pair: \[string, \(\{\n[\s\S]*?\} \| number\)\?\];/);
   });
 
   test("computer_echo.run never collides with computer.echo.run", () => {

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createCatalog, createForage } from "../src/index.js";
-import { forageErrorOf, listAll } from "./helpers/forage-assertions.js";
 import { variedOperations } from "./fixtures/varied-catalog.js";
+import { forageErrorOf, listAll } from "./helpers/forage-assertions.js";
 
 const input = z.object({ id: z.string() });
 const op = (path: string, description = `Does ${path}.`) => ({ path, input, description });

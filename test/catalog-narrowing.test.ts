@@ -4,8 +4,8 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createCatalog, createForage } from "../src/index.js";
-import { forageErrorOf, listAll } from "./helpers/forage-assertions.js";
 import { variedOperations } from "./fixtures/varied-catalog.js";
+import { forageErrorOf, listAll } from "./helpers/forage-assertions.js";
 
 const catalog = createCatalog({ revision: "r", operations: variedOperations });
 const bound = ["computers.local.files.read", "computers.local.files.list", "mail.messages.*", "weather.**"];

@@ -146,8 +146,14 @@ describe("prepared once", () => {
       "~standard": {
         ...standard,
         jsonSchema: {
-          input: (options: { target: "draft-2020-12" }) => ((projections += 1), standard.jsonSchema.input(options)),
-          output: (options: { target: "draft-2020-12" }) => ((projections += 1), standard.jsonSchema.output(options)),
+          input: (options: { target: "draft-2020-12" }) => {
+            projections += 1;
+            return standard.jsonSchema.input(options);
+          },
+          output: (options: { target: "draft-2020-12" }) => {
+            projections += 1;
+            return standard.jsonSchema.output(options);
+          },
         },
       },
     };
@@ -175,8 +181,14 @@ describe("prepared once", () => {
       "~standard": {
         ...standard,
         jsonSchema: {
-          input: (options: { target: "draft-2020-12" }) => ((calls.input += 1), standard.jsonSchema.input(options)),
-          output: (options: { target: "draft-2020-12" }) => ((calls.output += 1), standard.jsonSchema.output(options)),
+          input: (options: { target: "draft-2020-12" }) => {
+            calls.input += 1;
+            return standard.jsonSchema.input(options);
+          },
+          output: (options: { target: "draft-2020-12" }) => {
+            calls.output += 1;
+            return standard.jsonSchema.output(options);
+          },
         },
       },
     } as typeof shared;

@@ -8,21 +8,21 @@
  * plain file system calls from this process check what the kernel shows.
  * Every mount is cleared after each test, even when it fails.
  */
-import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  closeSync,
   existsSync,
+  fstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
-  closeSync,
   readFileSync,
   readSync,
   rmSync,
   statSync,
   writeFileSync,
   writeSync,
-  fstatSync,
 } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -132,7 +132,13 @@ class Daemon {
         () => reject(new Error(`no "${prefix}" from the daemon in ${ms} ms; stderr: ${this.stderr.join("")}`)),
         ms,
       );
-      this.#waiters.push({ prefix, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+      this.#waiters.push({
+        prefix,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
       this.#deliver();
       void this.exited.then(({ code, signal }) => {
         if (!this.lines.some((l) => l.startsWith(prefix))) {

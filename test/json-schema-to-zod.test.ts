@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { isForageError } from "../src/forage-error.js";
-import { jsonSchemaToZod, type JsonSchemaDialect } from "../src/json-schema/index.js";
+import { type JsonSchemaDialect, jsonSchemaToZod } from "../src/json-schema/index.js";
 
 const SUITE = join(import.meta.dirname, "../../shared/fixtures/json-schema-test-suite/tests");
 
@@ -136,6 +136,7 @@ describe("refusals", () => {
     ["pattern", { pattern: "a" }],
     ["patternProperties", { patternProperties: { a: {} } }],
     ["not", { not: { type: "string" } }],
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword under test
     ["if", { if: {}, then: {} }],
     ["dependentRequired", { dependentRequired: { a: ["b"] } }],
     ["dependentSchemas", { dependentSchemas: { a: {} } }],
@@ -467,6 +468,7 @@ describe("instances that are not JSON", () => {
       { a: undefined },
       cyclic,
       () => 1,
+      // biome-ignore lint/suspicious/noSparseArray: a hole is one of the non-JSON values refused
       [1, , 2],
     ];
     for (const schema of schemas) {

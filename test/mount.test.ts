@@ -8,13 +8,13 @@ import { createExampleCatalog, createForage } from "../src/index.js";
 import { createCatalogTree, NAMESPACE_FILE } from "../src/tree/catalog-tree.js";
 import { walkTree } from "../src/tree/walk-tree.js";
 import {
+  type Daemon,
   freshMountpoint,
   mountSkipReason,
   removeMountpoint,
   sh,
   startDaemon,
   stopAllDaemons,
-  type Daemon,
 } from "./helpers/mount-daemon.js";
 
 const skip = mountSkipReason();

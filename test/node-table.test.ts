@@ -2,13 +2,13 @@
 // example catalog's tree without mounting: its layout, the nodes it leaves to the handlers,
 // and how it numbers inodes across revisions (issue 3, "Speed: the kernel does the work").
 import { describe, expect, test } from "vitest";
-import { createCatalog, createExampleCatalog, type OperationDefinition } from "../src/index.js";
+import { z } from "zod";
 import { InodeTable, ROOT_INO } from "../src/fuse/inode-table.js";
 import { buildNodeTable, type NodeTableSettings } from "../src/fuse/node-table.js";
+import { createCatalog, createExampleCatalog, type OperationDefinition } from "../src/index.js";
 import { createCatalogTree } from "../src/tree/catalog-tree.js";
-import { walkTree } from "../src/tree/walk-tree.js";
 import type { VirtualTree } from "../src/tree/virtual-tree.js";
-import { z } from "zod";
+import { walkTree } from "../src/tree/walk-tree.js";
 
 const FORWARD = 1;
 const UNLISTED = 2;
@@ -27,7 +27,9 @@ const decoder = new TextDecoder();
 /** Path of table node i, from the parents the spec gives. */
 function pathsOf(spec: ReturnType<typeof buildNodeTable>["spec"]): string[] {
   const byIno = new Map<number, number>();
-  spec.inos.forEach((ino, i) => byIno.set(ino, i));
+  spec.inos.forEach((ino, i) => {
+    byIno.set(ino, i);
+  });
   const paths: string[] = [];
   spec.names.forEach((name, i) => {
     const parent = paths[byIno.get(spec.parents[i]!)!];

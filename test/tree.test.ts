@@ -2,11 +2,11 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
+  type Catalog,
   createCatalog,
   createExampleCatalog,
   createForage,
   scaledExampleOperations,
-  type Catalog,
 } from "../src/index.js";
 import { createCatalogTree, NAMESPACE_FILE } from "../src/tree/catalog-tree.js";
 import { TreeError, type VirtualTree } from "../src/tree/virtual-tree.js";

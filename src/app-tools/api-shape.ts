@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAX_APP_TOOL_NAME } from "./limits.js";
 import { invalidArgument } from "./issues.js";
+import { MAX_APP_TOOL_NAME } from "./limits.js";
 import type { AppToolFamilyApi } from "./types.js";
 
 const name = z.string().min(1).max(MAX_APP_TOOL_NAME);

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { isForageError } from "../forage-error.js";
-import { jsonSchemaToZod, type JsonObject } from "../json-schema/index.js";
+import { type JsonObject, jsonSchemaToZod } from "../json-schema/index.js";
 import { frozenJsonCopy } from "./frozen-copy.js";
 import type { AppToolListingRow, AppToolRow, AppToolUnsupportedRow } from "./types.js";
 

@@ -21,7 +21,9 @@ export function frozenJsonCopy<T>(value: T): T {
       const copy: unknown[] = new Array<unknown>(source.length);
       place(copy);
       created.push(copy);
-      source.forEach((item, index) => stack.push({ source: item, place: (inner) => (copy[index] = inner) }));
+      source.forEach((item, index) => {
+        stack.push({ source: item, place: (inner) => (copy[index] = inner) });
+      });
     } else {
       const copy: Record<string, unknown> = {};
       place(copy);

@@ -1,10 +1,10 @@
-import { ForageError } from "../forage-error.js";
-import { sha256Hex } from "./canonical-json.js";
 import { declareEnv } from "../describe/env-declaration.js";
+import { ForageError } from "../forage-error.js";
 import { SearchIndex } from "../search/search-index.js";
 import { MAX_DESCRIPTION_RESPONSE } from "./bounds.js";
+import { sha256Hex } from "./canonical-json.js";
 import { deepFreeze } from "./deep-freeze.js";
-import { searchDocumentOf, type PreparedOperation } from "./prepared-operation.js";
+import { type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
 import type { OperationDescription } from "./types.js";
 
 /** Everything a catalog prepares at creation; views read it and never change it. */

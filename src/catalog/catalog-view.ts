@@ -1,5 +1,6 @@
-import { ForageError } from "../forage-error.js";
 import { declareEnv } from "../describe/env-declaration.js";
+import { ForageError } from "../forage-error.js";
+import { SearchIndex } from "../search/search-index.js";
 import {
   DEFAULT_LIST_LIMIT,
   DEFAULT_SEARCH_LIMIT,
@@ -9,15 +10,14 @@ import {
   MAX_SEARCH_LIMIT,
   MIN_LIST_LIMIT,
 } from "./bounds.js";
-import { declarationHeader, type CatalogCore } from "./catalog-core.js";
+import { sha256Hex } from "./canonical-json.js";
+import { type CatalogCore, declarationHeader } from "./catalog-core.js";
 import { cursorScope, decodeCursor, encodeCursor } from "./list-cursor.js";
 import { isUnderNamespace } from "./operation-path.js";
-import { sha256Hex } from "./canonical-json.js";
-import { searchDocumentOf, type PreparedOperation } from "./prepared-operation.js";
-import { SearchIndex } from "../search/search-index.js";
+import { type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
 import type {
-  Description,
   DescribeOptions,
+  Description,
   Forage,
   ListOptions,
   ListPage,

@@ -4,7 +4,7 @@ import { MAX_CATALOG_METADATA, MAX_OPERATIONS } from "./bounds.js";
 import { buildCatalogCore, type CatalogCore } from "./catalog-core.js";
 import { CatalogView, forageOf } from "./catalog-view.js";
 import { compareCodeUnits } from "./operation-path.js";
-import { prepareOperation, type PreparedEntry } from "./prepared-operation.js";
+import { type PreparedEntry, prepareOperation } from "./prepared-operation.js";
 import { ProjectionCache } from "./projection-cache.js";
 import type { Catalog, CatalogDefinition } from "./types.js";
 

@@ -1,12 +1,12 @@
-import { ForageError } from "../forage-error.js";
 import type { JsonSchema, JsonValue } from "../describe/json-schema.js";
 import {
-  declareOperation,
-  UndeclarableSchemaError,
   type DeclarationSource,
+  declareOperation,
   type OperationDeclaration,
+  UndeclarableSchemaError,
 } from "../describe/operation-declaration.js";
 import { sampleCall } from "../describe/sample-call.js";
+import { ForageError } from "../forage-error.js";
 import type { SearchDocument } from "../search/search-index.js";
 import { MAX_CAPABILITIES, MAX_CAPABILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH } from "./bounds.js";
 import { canonicalJson } from "./canonical-json.js";

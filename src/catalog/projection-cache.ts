@@ -1,4 +1,4 @@
-import { projectJsonSchemaWithText, type JsonSchema, type ProjectionSide } from "../describe/json-schema.js";
+import { type JsonSchema, type ProjectionSide, projectJsonSchemaWithText } from "../describe/json-schema.js";
 import { deepFreeze } from "./deep-freeze.js";
 
 /** One validator's projection, frozen, with its JSON text (exactly JSON.stringify(schema)). */

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from "yaml";
-import { jsonSchemaToZod } from "../json-schema/index.js";
 import type { OperationDefinition } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
+import { jsonSchemaToZod } from "../json-schema/index.js";
 
 /** Largest catalog file read, the same as the OpenAPI intake bound: checked before parsing. */
 export const MAX_CATALOG_FILE_BYTES = 2 * 1_024 * 1_024;

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { basename, extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createCatalog } from "../catalog/create-catalog.js";
 import { sha256Hex } from "../catalog/canonical-json.js";
+import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog, OperationDefinition } from "../catalog/types.js";
 import { exampleOperations } from "../example/example-operations.js";
 import { catalogFileOperations } from "./catalog-file.js";

@@ -3,8 +3,8 @@ import { join, resolve } from "node:path";
 import { walkTree } from "../tree/walk-tree.js";
 import { loadRevision } from "./catalog-tree-source.js";
 import { CliError } from "./cli-error.js";
-import { parseMountArguments } from "./mount-arguments.js";
 import type { CommandIo } from "./command-io.js";
+import { parseMountArguments } from "./mount-arguments.js";
 
 /** `forage export <source>... <dir>`: writes the mount's tree to an ordinary directory. */
 export async function runExport(argv: readonly string[], io: CommandIo): Promise<number> {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { CliError } from "./cli-error.js";
-import { processIo, type CommandIo } from "./command-io.js";
+import { type CommandIo, processIo } from "./command-io.js";
 import { describeFailure } from "./describe-failure.js";
 import { runExport } from "./export-command.js";
 import { packageVersion } from "./package-version.js";

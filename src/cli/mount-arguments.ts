@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { CliError } from "./cli-error.js";
 import { parseSourceSpec, type SourceSpec } from "./catalog-source.js";
+import { CliError } from "./cli-error.js";
 
 /** What `forage mount` and `forage export` were asked to do. */
 export interface MountArguments {
@@ -31,9 +31,9 @@ export function parseMountArguments(argv: readonly string[]): MountArguments {
     if (argument === "--example") example = true;
     else if (argument === "--watch") watch = true;
     else if (argument === "--debug") debug = true;
-    else if (argument === "-o") options.push(...valueOf(argv, (index += 1), "-o").split(","));
+    else if (argument === "-o") options.push(...optionValue(argv, (index += 1), "-o").split(","));
     else if (argument.startsWith("-o") && argument.length > 2) options.push(...argument.slice(2).split(","));
-    else if (argument === "--namespace") namespace = valueOf(argv, (index += 1), "--namespace");
+    else if (argument === "--namespace") namespace = optionValue(argv, (index += 1), "--namespace");
     else if (argument.startsWith("-")) throw new CliError(`unknown option ${argument}`, 2);
     else positional.push(argument);
   }
@@ -49,7 +49,7 @@ export function parseMountArguments(argv: readonly string[]): MountArguments {
   return { sources, example, target, watch, debug, ...parseMountOptions(options) };
 }
 
-function valueOf(argv: readonly string[], index: number, flag: string): string {
+function optionValue(argv: readonly string[], index: number, flag: string): string {
   const value = argv[index];
   if (value === undefined) throw new CliError(`${flag} needs a value`, 2);
   return value;

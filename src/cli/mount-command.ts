@@ -1,8 +1,8 @@
-import { mountTree, type MountHandle } from "../fuse/index.js";
-import { loadRevision, type LoadedRevision } from "./catalog-tree-source.js";
+import { type MountHandle, mountTree } from "../fuse/index.js";
+import { type LoadedRevision, loadRevision } from "./catalog-tree-source.js";
 import type { CommandIo } from "./command-io.js";
 import { describeFailure } from "./describe-failure.js";
-import { parseMountArguments, type MountArguments } from "./mount-arguments.js";
+import { type MountArguments, parseMountArguments } from "./mount-arguments.js";
 import { watchSources } from "./source-watcher.js";
 
 /** `forage mount`: serves the catalog in the foreground until unmounted, SIGINT or SIGTERM. */

@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
-import { MAX_SPEC_BYTES, normalizeOpenApi, toOpenApiTableRow } from "../openapi/index.js";
 import type { NormalizedOpenApi, OpenApiOperation } from "../openapi/index.js";
+import { MAX_SPEC_BYTES, normalizeOpenApi, toOpenApiTableRow } from "../openapi/index.js";
 import { CliError } from "./cli-error.js";
 import type { CommandIo } from "./command-io.js";
 import { describeFailure } from "./describe-failure.js";

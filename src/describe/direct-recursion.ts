@@ -1,5 +1,5 @@
-import type { JsonSchema, JsonValue } from "./json-schema.js";
 import { escapeToken, refTokens } from "../json-schema/json-pointer.js";
+import type { JsonSchema, JsonValue } from "./json-schema.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
 

@@ -1,6 +1,6 @@
-import type { JsonSchema, JsonValue } from "./json-schema.js";
 import { refTokens } from "../json-schema/json-pointer.js";
 import { jsdocBlock, schemaDocLines } from "./jsdoc.js";
+import type { JsonSchema, JsonValue } from "./json-schema.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
 

@@ -2,18 +2,19 @@
  * The FUSE transport: serve a VirtualTree as a read-only filesystem.
  * Importing this never loads the native addon; mounting does.
  */
-export { mountTree, mountOptionString, type MountClosed, type MountHandle, type MountOptions } from "./mount.js";
-export { clearStaleMount, mountedType, prepareMountpoint, type MountpointOptions } from "./mountpoint.js";
+
 export { errnoFor } from "./errno.js";
+export { type MountClosed, type MountHandle, type MountOptions, mountOptionString, mountTree } from "./mount.js";
+export { clearStaleMount, type MountpointOptions, mountedType, prepareMountpoint } from "./mountpoint.js";
 export {
   FUSE_INSTALL_HINT,
   FuseUnavailableError,
   fuseUnavailableReason,
   loadNativeBinding,
-  nativeAddonPath,
   type NativeBinding,
   type NativeHandlers,
   type NativeMountConfig,
   type NativeSession,
+  nativeAddonPath,
 } from "./native-binding.js";
-export { TreeFilesystem, type Invalidation, type TreeFilesystemOptions } from "./tree-filesystem.js";
+export { type Invalidation, TreeFilesystem, type TreeFilesystemOptions } from "./tree-filesystem.js";

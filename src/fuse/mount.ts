@@ -13,7 +13,7 @@ import type { VirtualTree } from "../tree/virtual-tree.js";
 import { prepareMountpoint } from "./mountpoint.js";
 import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
 import { settleHeap } from "./settle-heap.js";
-import { TreeFilesystem, type PreparedTree } from "./tree-filesystem.js";
+import { type PreparedTree, TreeFilesystem } from "./tree-filesystem.js";
 
 /** One day: a revision never changes, and swap invalidates explicitly. */
 const LONG_TIMEOUT = 86_400;

@@ -2,7 +2,7 @@
  * Mountpoint checks, and clearing a dead FUSE mount left by a killed daemon.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** Errors `stat` gives on a FUSE mount whose daemon is gone (e.g. after kill -9). */

@@ -11,7 +11,7 @@
  */
 import { childPath } from "../tree/tree-path.js";
 import type { TreeNodeInfo, VirtualTree } from "../tree/virtual-tree.js";
-import { ROOT_INO, type InodeNode, type InodeTable } from "./inode-table.js";
+import { type InodeNode, type InodeTable, ROOT_INO } from "./inode-table.js";
 
 /** What NativeBinding.loadTable takes. */
 export interface NodeTableSpec {

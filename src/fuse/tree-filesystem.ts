@@ -18,17 +18,17 @@
  * - `prepare(tree).commit()` replaces the tree at once and returns what the kernel must forget.
  */
 import { constants as fsConstants } from "node:fs";
+import { childPath } from "../tree/tree-path.js";
 import {
-  TreeError,
   type ControlSession,
+  TreeError,
   type TreeNodeInfo,
   type TreeNodeKind,
   type VirtualTree,
 } from "../tree/virtual-tree.js";
-import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js";
 import { callerSession } from "./caller-session.js";
-import { childPath } from "../tree/tree-path.js";
-import { InodeTable, type InodeNode } from "./inode-table.js";
+import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js";
+import { type InodeNode, InodeTable } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 import { buildNodeTable, type NodeTableSpec } from "./node-table.js";
 
@@ -145,7 +145,7 @@ export class TreeFilesystem {
         this.#answer(req, () => this.#native.replyReadlink(req, this.#tree.readlink(this.#node(ino).path))),
       open: (req, ino, flags, pid) => this.#answer(req, () => this.#openFile(req, ino, flags, pid)),
       read: (req, ino, size, offset, fh) => this.#answer(req, () => this.#read(req, ino, size, offset, fh)),
-      write: (req, ino, data, offset, fh) => this.#answer(req, () => this.#write(req, data, offset, fh)),
+      write: (req, _ino, data, offset, fh) => this.#answer(req, () => this.#write(req, data, offset, fh)),
       flush: (req) => this.#native.replyErr(req, 0),
       release: (req, _ino, fh) => this.#answer(req, () => this.#release(req, fh)),
       readdir: (req, ino, size, offset, plus) => this.#answer(req, () => this.#readdir(req, ino, size, offset, plus)),

@@ -1,6 +1,6 @@
 import { ForageError } from "../forage-error.js";
-import { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_NODES } from "./limits.js";
 import { childPointer } from "./json-pointer.js";
+import { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_NODES } from "./limits.js";
 import { malformedSchema, schemaTooLarge } from "./refusal.js";
 import type { JsonObject, JsonValue } from "./types.js";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ForageError } from "../forage-error.js";
-import { jsonSchemaToZod, type JsonValue } from "../json-schema/index.js";
+import { type JsonValue, jsonSchemaToZod } from "../json-schema/index.js";
 import type { OpenApiDialect } from "./types.js";
 
 /** A compiled validator, or why the schema cannot be compiled without widening it. */

@@ -3,15 +3,16 @@
  * specs into operations and decodes selected tables; it never fetches,
  * reads credentials or executes anything.
  */
+
+export * from "./limits.js";
+export { RESERVED_METHOD_NAMES } from "./method-names.js";
 export { normalizeOpenApi } from "./normalize-openapi.js";
 export { parseOpenApiTable, selectOpenApiOperations, toOpenApiTableRow } from "./operation-table.js";
-export { RESERVED_METHOD_NAMES } from "./method-names.js";
-export * from "./limits.js";
 export type {
   AuthHint,
   HttpMethod,
-  NormalizeOpenApiOptions,
   NormalizedOpenApi,
+  NormalizeOpenApiOptions,
   OpenApiBodyShape,
   OpenApiCallShape,
   OpenApiDialect,

@@ -1,7 +1,7 @@
 import { ForageError } from "../forage-error.js";
 import type { JsonObject } from "../json-schema/index.js";
-import { readAuthHints } from "./auth-hints.js";
 import { resolveTokens } from "../json-schema/json-pointer.js";
+import { readAuthHints } from "./auth-hints.js";
 import { assignMethodNames, operationKey } from "./method-names.js";
 import {
   normalizeOperation,
@@ -18,8 +18,8 @@ import { assertSpecBounds } from "./spec-bounds.js";
 import { readSpecVersion } from "./spec-version.js";
 import { boundDescription, boundTitle } from "./text-bounds.js";
 import type {
-  NormalizeOpenApiOptions,
   NormalizedOpenApi,
+  NormalizeOpenApiOptions,
   OpenApiOperation,
   OpenApiVersion,
   ThirdPartyInfo,

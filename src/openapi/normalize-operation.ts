@@ -1,5 +1,5 @@
 import type { JsonSchema } from "../json-schema/index.js";
-import { readSecurity, type CredentialParameter } from "./auth-hints.js";
+import { type CredentialParameter, readSecurity } from "./auth-hints.js";
 import { compileSchema } from "./compile-schema.js";
 import { BODY_KEY, buildOperationInput } from "./operation-input.js";
 import type { OperationSite } from "./operation-sites.js";

@@ -9,7 +9,7 @@ import { isMethodName, operationKey } from "./method-names.js";
 import { effectOf } from "./normalize-operation.js";
 import { BODY_KEY } from "./operation-input.js";
 import { checkPathTemplate } from "./path-template.js";
-import { TableJsonCopier, invalidTable } from "./table-json.js";
+import { invalidTable, TableJsonCopier } from "./table-json.js";
 import { OPERATION_ONLY_KEYS, tableRowShape } from "./table-row-shape.js";
 import type {
   NormalizedOpenApi,

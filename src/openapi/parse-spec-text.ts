@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, parseDocument, visit, type Document } from "yaml";
+import { type Document, isAlias, isMap, isScalar, parseDocument, visit } from "yaml";
 import { ForageError } from "../forage-error.js";
 import { MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from "./limits.js";
 import { prescanYaml } from "./yaml-prescan.js";

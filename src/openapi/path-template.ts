@@ -5,7 +5,7 @@ export type PathTemplateCheck =
 
 // RFC 3986 pchar without "@" (userinfo syntax), "%" (checked separately) and braces (templates).
 const LITERAL = /^[A-Za-z0-9\-._~!$&'()*+,;=:]*$/;
-const TEMPLATE_NAME = /^[A-Za-z0-9_.\-]+$/;
+const TEMPLATE_NAME = /^[A-Za-z0-9_.-]+$/;
 
 /**
  * Checks an OpenAPI path template so that, appended to any server URL, it

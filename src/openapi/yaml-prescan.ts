@@ -61,7 +61,8 @@ class YamlScan {
         return;
       case "flow-seq-start":
       case "flow-map-start":
-        return this.open(type === "flow-seq-start" ? "seq" : "map");
+        this.open(type === "flow-seq-start" ? "seq" : "map");
+        return;
       case "flow-seq-end":
       case "flow-map-end":
         this.flow.pop();
@@ -74,7 +75,8 @@ class YamlScan {
         return;
       case "seq-item-ind":
       case "explicit-key-ind":
-        return this.indicator(type === "seq-item-ind");
+        this.indicator(type === "seq-item-ind");
+        return;
       default:
         return;
     }

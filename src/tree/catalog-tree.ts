@@ -1,14 +1,14 @@
+import { compareCodeUnits } from "../catalog/operation-path.js";
 import type { Forage, Summary } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
-import { compareCodeUnits } from "../catalog/operation-path.js";
 import { AfiSearchSession, PendingRequests } from "./afi-search-session.js";
 import { MAX_CONTENT_SEARCH_LIMIT, parseContentSearchRequest, searchContent } from "./content-search.js";
 import { buildManifest } from "./manifest.js";
 import { mountReadme, mountTsconfig } from "./mount-guide.js";
-import { searchListing, type SearchListing } from "./search-directory.js";
+import { type SearchListing, searchListing } from "./search-directory.js";
 import { childPath, MAX_TREE_PATH_LENGTH, normalizeTreePath } from "./tree-path.js";
+import { type ControlSession, type TreeEntry, TreeError, type TreeNodeInfo, type VirtualTree } from "./virtual-tree.js";
 import { SEARCH_ROOT, walkTree } from "./walk-tree.js";
-import { TreeError, type ControlSession, type TreeEntry, type TreeNodeInfo, type VirtualTree } from "./virtual-tree.js";
 
 /** What a catalog tree shows besides the operations themselves. */
 export interface CatalogTreeOptions {

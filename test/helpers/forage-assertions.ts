@@ -1,4 +1,4 @@
-import { ForageError, type Forage, type ListOptions, type Summary } from "../../src/index.js";
+import { type Forage, ForageError, type ListOptions, type Summary } from "../../src/index.js";
 
 /** The ForageError `run` throws; any other outcome fails the test. */
 export function forageErrorOf(run: () => unknown): ForageError {

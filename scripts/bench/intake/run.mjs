@@ -2,7 +2,7 @@
 // spec within intake's bounds found in a devDependency, plus the time intake takes to refuse hostile specs.
 // Run from the project root after building: npx tsc -p tsconfig.build.json && node scripts/bench/intake/run.mjs
 // Prints a markdown snippet for BENCHMARKS.md. BENCH_RUNS sets the measured runs per side (default 15).
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";

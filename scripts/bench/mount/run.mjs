@@ -625,7 +625,7 @@ async function main() {
     ]
       .filter(Boolean)
       .join(" "),
-    date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+    date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     cpu: cpus()[0]?.model.trim() ?? "unknown CPU",
     cpus: availableParallelism(),
     kernel: release(),

@@ -1,7 +1,7 @@
 // Search quality on MetaTool: Forage versus a plain BM25 baseline (MiniSearch, default options).
 // Run from the project root after building: npx tsc -p tsconfig.build.json && node scripts/bench/search-quality/run.mjs
 import { MAX_QUERY_LENGTH } from "../../../dist/catalog/bounds.js";
-import { forageEngine, miniSearchEngine, DEPTH } from "./engines.mjs";
+import { DEPTH, forageEngine, miniSearchEngine } from "./engines.mjs";
 import { fixtureDir, loadFixture } from "./fixture.mjs";
 import { firstRelevantRank, summarize } from "./metrics.mjs";
 
