@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { sh } from "./helpers/mount-daemon.js";
 
-const examples = join(process.cwd(), "..", "shared", "fixtures", "openapi-examples");
+const examples = join(import.meta.dirname, "fixtures", "openapi-examples");
 const cli = `'${process.execPath}' '${join(process.cwd(), "dist/cli/main.js")}'`;
 const tsc = `'${process.execPath}' '${join(process.cwd(), "node_modules/typescript/bin/tsc")}'`;
 const targets: string[] = [];

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { isForageError } from "../src/forage-error.js";
 import { type JsonSchemaDialect, jsonSchemaToZod } from "../src/json-schema/index.js";
 
-const SUITE = join(import.meta.dirname, "../../shared/fixtures/json-schema-test-suite/tests");
+const SUITE = join(import.meta.dirname, "fixtures/json-schema-test-suite/tests");
 
 const DRAFTS: ReadonlyArray<readonly [string, JsonSchemaDialect]> = [
   ["draft4", "draft-04"],

@@ -298,7 +298,7 @@ describe.skipIf(skip !== undefined)("mount options", () => {
   test("an OpenAPI spec and a catalog file mount together, each under its own namespace", async () => {
     const mnt = freshMountpoint("specs");
     try {
-      const spec = join(process.cwd(), "..", "shared", "fixtures", "openapi-examples", "v3.1", "tictactoe.yaml");
+      const spec = join(import.meta.dirname, "fixtures", "openapi-examples", "v3.1", "tictactoe.yaml");
       await startDaemon([`ttt=${spec}`, `stock=${join(process.cwd(), "test/fixtures/sources/catalog.yaml")}`], mnt);
       expect(
         sh(`ls ${quote(join(mnt, "ttt"))}`)

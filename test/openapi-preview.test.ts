@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runOpenApiPreview } from "../src/cli/openapi-preview.js";
 
-const EXAMPLES = join(import.meta.dirname, "../../shared/fixtures/openapi-examples");
+const EXAMPLES = join(import.meta.dirname, "fixtures/openapi-examples");
 const directory = mkdtempSync(join(tmpdir(), "forage-openapi-preview-"));
 
 afterAll(() => {

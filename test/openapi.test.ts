@@ -1335,8 +1335,8 @@ describe("A connector owner selects from its server-built preview by HTTP method
 // Real specs
 // ---------------------------------------------------------------------------
 
-describe("real specs: ../shared/fixtures/openapi-examples", () => {
-  const EXAMPLES = join(import.meta.dirname, "../../shared/fixtures/openapi-examples");
+describe("real specs: the OAI examples (test/fixtures/openapi-examples)", () => {
+  const EXAMPLES = join(import.meta.dirname, "fixtures/openapi-examples");
 
   it("refuses every 2.0 file", () => {
     const files = realSpecFiles(join(EXAMPLES, "v2.0"));

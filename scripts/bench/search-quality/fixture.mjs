@@ -1,4 +1,4 @@
-// Loads the MetaTool tool-search fixture from the shared folder beside the project.
+// Loads the MetaTool tool-search set vendored beside this script (metatool/, MIT, see its README.md).
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,14 +6,8 @@ import { fileURLToPath } from "node:url";
 /** The project root: three levels above this script (scripts/bench/search-quality). */
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/**
- * The fixture folder. shared/ sits beside the project both here and in CI
- * (../shared), so it is resolved from the project root, never from the cwd.
- */
-export const fixtureDir = resolve(
-  process.env.FORAGE_SHARED_DIR ?? resolve(projectRoot, "../shared"),
-  "fixtures/tool-search",
-);
+/** The vendored MetaTool folder, resolved from this script, never from the cwd. */
+export const fixtureDir = resolve(dirname(fileURLToPath(import.meta.url)), "metatool");
 
 /** Parses a JSON Lines file into an array of records. */
 function readJsonLines(file) {
