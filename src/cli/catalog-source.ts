@@ -5,6 +5,7 @@ import { sha256Hex } from "../catalog/canonical-json.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog, OperationDefinition } from "../catalog/types.js";
 import { exampleOperations } from "../example/example-operations.js";
+import type { SourceInfo } from "../tree/source-info.js";
 import { catalogFileOperations } from "./catalog-file.js";
 import { CliError } from "./cli-error.js";
 
@@ -22,23 +23,31 @@ export function parseSourceSpec(argument: string): SourceSpec {
     : { file: resolve(match[2] as string), namespace: match[1] };
 }
 
+/** A catalog built from the sources, and what each intake source says about itself. */
+export interface LoadedCatalog {
+  readonly catalog: Catalog;
+  /** One entry per spec or tool-list source, in command-line order. */
+  readonly sources: readonly SourceInfo[];
+}
+
 /** Builds one catalog from the sources, or from the built-in example. Its revision is a digest of the inputs. */
-export async function loadCatalog(sources: readonly SourceSpec[], example: boolean): Promise<Catalog> {
-  if (example) return createCatalog({ revision: "example.1", operations: exampleOperations });
+export async function loadCatalog(sources: readonly SourceSpec[], example: boolean): Promise<LoadedCatalog> {
+  if (example) return { catalog: createCatalog({ revision: "example.1", operations: exampleOperations }), sources: [] };
   const loaded: LoadedSource[] = [];
   for (const source of sources) loaded.push(await loadSource(source));
+  const infos = loaded.flatMap(({ info }) => (info === undefined ? [] : [info]));
   const only = loaded.length === 1 ? loaded[0] : undefined;
-  if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) return only.content;
+  if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) {
+    return { catalog: only.content, sources: infos };
+  }
   const operations = loaded.flatMap(({ content, namespace }, index) =>
     prefixed(
       Array.isArray(content) ? content : moduleOperations((sources[index] as SourceSpec).file, content),
       namespace,
     ),
   );
-  return createCatalog({
-    revision: `sources.${sha256Hex(loaded.map(({ digest }) => digest).join("\u0000")).slice(0, 16)}`,
-    operations,
-  });
+  const revision = `sources.${sha256Hex(loaded.map(({ digest }) => digest).join("\u0000")).slice(0, 16)}`;
+  return { catalog: createCatalog({ revision, operations }), sources: infos };
 }
 
 /** A source's digest, its namespace, and its operations (not yet under the namespace) or what its module exported. */
@@ -46,6 +55,8 @@ interface LoadedSource {
   readonly digest: string;
   readonly namespace: string | undefined;
   readonly content: OperationDefinition[] | unknown;
+  /** What a spec or tool-list source says about itself. */
+  readonly info?: SourceInfo;
 }
 
 async function loadSource(source: SourceSpec): Promise<LoadedSource> {
@@ -61,10 +72,16 @@ async function loadSource(source: SourceSpec): Promise<LoadedSource> {
   }
   if (looksLikeOpenApi(text)) {
     // Intake loads only for specs, so mounting a module never pays for the OpenAPI resolver.
-    const { openApiOperations } = await import("./openapi-source.js");
+    const { openApiSource } = await import("./openapi-source.js");
     // A spec's methods are single names, so a spec always takes a namespace.
     const namespace = source.namespace ?? defaultNamespace(source.file);
-    return { content: openApiOperations(text, namespace), digest, namespace };
+    const { operations, info } = openApiSource(text, namespace, source.file);
+    if (info.unsupported.length > 0) {
+      process.stderr.write(
+        `forage: ${namespace}: ${info.unsupported.length} operations unsupported; \`forage openapi preview\` gives the reasons\n`,
+      );
+    }
+    return { content: operations, digest, namespace, info };
   }
   return { content: catalogFileOperations(text, basename(source.file)), digest, namespace: source.namespace };
 }

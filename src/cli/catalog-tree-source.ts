@@ -16,7 +16,7 @@ export interface LoadedRevision {
 
 /** Loads the sources and builds the tree, narrowed by bound= and rooted at subtree= when given. */
 export async function loadRevision(args: MountArguments): Promise<LoadedRevision> {
-  const catalog = await loadCatalog(args.sources, args.example);
+  const { catalog, sources } = await loadCatalog(args.sources, args.example);
   const forage = args.bound === undefined ? catalog : createForage(catalog, { bound: args.bound });
   const { total: operationCount, catalogStamp } = forage.list({ namespace: args.subtree, limit: 1 });
   if (args.bound !== undefined && operationCount === 0) {
@@ -31,6 +31,8 @@ export async function loadRevision(args: MountArguments): Promise<LoadedRevision
     providerVersion: packageVersion(),
     subtree: args.subtree,
     searchControl: !args.readOnly,
+    // A bound view shows bound operations only: what its sources left out is not for it to see.
+    sources: args.bound === undefined ? sources : [],
   });
   return { catalog, tree, operationCount };
 }

@@ -1,15 +1,15 @@
 import type { OperationDefinition } from "../catalog/types.js";
-import { normalizeOpenApi } from "../openapi/index.js";
+import { type AuthHint, type NormalizedOpenApi, normalizeOpenApi, type ServerHint } from "../openapi/index.js";
+import type { SourceInfo, SourceSection } from "../tree/source-info.js";
 
-/** Operations of an OpenAPI spec's supported methods, named by method; a note, naming `namespace`, for the unsupported ones. */
-export function openApiOperations(text: string, namespace: string): OperationDefinition[] {
+/** An OpenAPI spec as a source: its supported methods, named by method, and what the mount shows of the rest. */
+export function openApiSource(
+  text: string,
+  namespace: string,
+  file: string,
+): { operations: OperationDefinition[]; info: SourceInfo } {
   const normalized = normalizeOpenApi(text);
-  if (normalized.unsupported.length > 0) {
-    process.stderr.write(
-      `forage: ${namespace}: ${normalized.unsupported.length} operations unsupported; \`forage openapi preview\` gives the reasons\n`,
-    );
-  }
-  return normalized.operations.map((operation) => ({
+  const operations = normalized.operations.map((operation) => ({
     path: operation.name,
     input: operation.input,
     ...(operation.output === undefined ? {} : { output: operation.output }),
@@ -18,4 +18,46 @@ export function openApiOperations(text: string, namespace: string): OperationDef
       `${operation.effect === "read" ? "reads" : "writes"} over HTTP: ${operation.method} ${operation.path}`,
     ],
   }));
+  return { operations, info: openApiInfo(normalized, namespace, file) };
+}
+
+function openApiInfo(normalized: NormalizedOpenApi, namespace: string, file: string): SourceInfo {
+  const { title, version, description } = normalized.info;
+  return {
+    namespace,
+    kind: `OpenAPI ${normalized.version} spec`,
+    origin: file,
+    ...(title === undefined ? {} : { title }),
+    ...(version === undefined ? {} : { version }),
+    ...(description === undefined ? {} : { description }),
+    sections: openApiSections(normalized),
+    declared: normalized.operations.length + normalized.unsupported.length,
+    unsupported: normalized.unsupported.map(({ method, path, summary, reason }) => ({
+      name: `${method} ${path}`,
+      ...(summary === undefined ? {} : { summary }),
+      reason,
+    })),
+  };
+}
+
+function openApiSections(normalized: NormalizedOpenApi): SourceSection[] {
+  const sections: SourceSection[] = [];
+  if (normalized.servers.length > 0)
+    sections.push({ heading: "Server hints", lines: normalized.servers.map(serverLine) });
+  if (normalized.auth.length > 0) sections.push({ heading: "Auth hints", lines: normalized.auth.map(authLine) });
+  if (normalized.notes.length > 0) sections.push({ heading: "Intake notes", lines: normalized.notes });
+  return sections;
+}
+
+function serverLine(server: ServerHint): string {
+  const where = server.relative ? `${server.url} (relative to where the spec was fetched)` : server.url;
+  return server.description === undefined ? where : `${where}: ${server.description}`;
+}
+
+function authLine(hint: AuthHint): string {
+  const placed =
+    hint.in === undefined ? "" : ` in ${hint.in}${hint.parameterName === undefined ? "" : ` ${hint.parameterName}`}`;
+  const scheme = hint.httpScheme === undefined ? "" : ` ${hint.httpScheme}`;
+  const described = hint.description === undefined ? "" : `: ${hint.description}`;
+  return `${hint.scheme}: ${hint.type}${scheme}${placed}${described}`;
 }

@@ -100,7 +100,7 @@ function normalizeOperations(
       context,
     );
     if (result.ok) operations.push(result.operation);
-    else unsupported.push({ method: site.method, path: site.path, reason: result.reason });
+    else unsupported.push(leftOut(site, candidateSummary(resolved, site), result.reason));
   });
   return { operations, unsupported };
 }
@@ -151,6 +151,17 @@ function successResponses(responses: unknown): unknown[] {
   return Object.entries(responses)
     .filter(([status]) => /^2([0-9]{2}|XX)$/i.test(status))
     .map(([, response]) => response);
+}
+
+/** The operation's bounded summary, falling back to its description: what a person reads in the left-out list. */
+function candidateSummary(resolved: JsonObject, site: OperationSite): string | undefined {
+  const operation = resolveTokens(resolved, ["paths", site.path, site.method.toLowerCase()]);
+  const record = typeof operation === "object" && operation !== null ? (operation as Record<string, unknown>) : {};
+  return boundTitle(record.summary) ?? boundTitle(record.description);
+}
+
+function leftOut(site: OperationSite, summary: string | undefined, reason: string): UnsupportedOperation {
+  return { method: site.method, path: site.path, ...(summary === undefined ? {} : { summary }), reason };
 }
 
 function operationIdOf(resolved: JsonObject, site: OperationSite): unknown {

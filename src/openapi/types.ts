@@ -106,6 +106,8 @@ export interface UnsupportedOperation {
   /** Upper-case HTTP method, e.g. "TRACE". */
   readonly method: string;
   readonly path: string;
+  /** The operation's summary (or its description), bounded third-party text. */
+  readonly summary?: string;
   readonly reason: string;
 }
 

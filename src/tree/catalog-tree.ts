@@ -6,6 +6,7 @@ import { MAX_CONTENT_SEARCH_LIMIT, parseContentSearchRequest, searchContent } fr
 import { buildManifest } from "./manifest.js";
 import { mountReadme, mountTsconfig } from "./mount-guide.js";
 import { type SearchListing, searchListing } from "./search-directory.js";
+import type { SourceInfo } from "./source-info.js";
 import { childPath, MAX_TREE_PATH_LENGTH, normalizeTreePath } from "./tree-path.js";
 import { type ControlSession, type TreeEntry, TreeError, type TreeNodeInfo, type VirtualTree } from "./virtual-tree.js";
 import { SEARCH_ROOT, walkTree } from "./walk-tree.js";
@@ -19,6 +20,8 @@ export interface CatalogTreeOptions {
   readonly subtree?: string;
   /** Serve the `/.afi/search` control file (default true); false for read-only mounts, where nothing could write it. */
   readonly searchControl?: boolean;
+  /** What each intake source says about itself, shown in its namespace directory. */
+  readonly sources?: readonly SourceInfo[];
 }
 
 /** The file in every namespace directory that describes the whole namespace; "@" keeps it apart from operation names. */
