@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { type AppToolFamilyApi, appToolFamilySchemas } from "../src/app-tools/index.js";
 import { isForageError } from "../src/forage-error.js";
@@ -29,7 +29,7 @@ function failure(run: () => unknown): { code: string; message: string; details: 
 }
 
 describe("appToolFamilySchemas", () => {
-  it("validates the listing reply through the listing method's declared output schema", () => {
+  test("validates the listing reply through the listing method's declared output schema", () => {
     const { api, reply } = fixture();
     // Forage's envelope would accept this row; the App's signed output schema does not (selector.window < 0).
     (reply.rows[0] as { selector: { window: number } }).selector.window = -1;
@@ -42,7 +42,7 @@ describe("appToolFamilySchemas", () => {
     );
   });
 
-  it("refuses a declared output schema the compiler cannot preserve", () => {
+  test("refuses a declared output schema the compiler cannot preserve", () => {
     const { api, reply } = fixture();
     const output = { type: "object", properties: { indexed: { type: "boolean", format: "flag" } } };
     const refused = failure(() =>
@@ -55,7 +55,7 @@ describe("appToolFamilySchemas", () => {
     expect(refused.message).toContain("Output schema of windows.tools");
   });
 
-  it("compiles each row's input and output with the same compiler as App methods", () => {
+  test("compiles each row's input and output with the same compiler as App methods", () => {
     const { api, reply } = fixture();
     const family = appToolFamilySchemas(api, reply);
     const rename = family.rows.find((row) => row.name === "rename");
@@ -71,7 +71,7 @@ describe("appToolFamilySchemas", () => {
     expect(family.rows.find((row) => row.name === "close")?.output).toBeUndefined();
   });
 
-  it("returns the family name, call method, declared effect and requirements, and the rows", () => {
+  test("returns the family name, call method, declared effect and requirements, and the rows", () => {
     const { api, reply } = fixture();
     const family = appToolFamilySchemas(api, reply);
     expect(family).toMatchObject({
@@ -88,7 +88,7 @@ describe("appToolFamilySchemas", () => {
     expect(appToolFamilySchemas({ ...api, requirements: undefined }, reply).requirements).toEqual([]);
   });
 
-  it("gives an unindexed listing no tools", () => {
+  test("gives an unindexed listing no tools", () => {
     const { api, reply } = fixture();
     // Even rows whose schemas could not compile are not looked at.
     const unindexed = {
@@ -102,7 +102,7 @@ describe("appToolFamilySchemas", () => {
     expect(family.unsupported).toEqual([]);
   });
 
-  it("keeps App-owned selectors as row data, untouched", () => {
+  test("keeps App-owned selectors as row data, untouched", () => {
     const { api, reply } = fixture();
     const family = appToolFamilySchemas(api, reply);
     const rename = family.rows[0];
@@ -115,7 +115,7 @@ describe("appToolFamilySchemas", () => {
     expect(rename?.data.selector).toEqual({ window: 3 });
   });
 
-  it("supplies no handlers, binding defaults or authority", () => {
+  test("supplies no handlers, binding defaults or authority", () => {
     const { api, reply } = fixture();
     const family = appToolFamilySchemas(api, reply);
     expect(Object.keys(family).sort()).toEqual([
@@ -139,7 +139,7 @@ describe("appToolFamilySchemas", () => {
     expect(failure(() => appToolFamilySchemas(withHandler, reply))).toMatchObject({ code: "invalid_argument" });
   });
 
-  it("lists rows whose schemas the compiler refuses as unsupported, with the reason", () => {
+  test("lists rows whose schemas the compiler refuses as unsupported, with the reason", () => {
     const { api, reply } = fixture();
     reply.rows.push({
       name: "search",
@@ -153,7 +153,7 @@ describe("appToolFamilySchemas", () => {
     expect(family.unsupported[0]?.reason).toContain("#/properties/q/pattern");
   });
 
-  it("refuses a reply outside Forage's listing envelope", () => {
+  test("refuses a reply outside Forage's listing envelope", () => {
     const { api } = fixture();
     const open = { ...api, listMethod: { name: "windows.tools", output: true } };
     expect(failure(() => appToolFamilySchemas(open, { rows: [] })).code).toBe("invalid_argument");

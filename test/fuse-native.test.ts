@@ -29,7 +29,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import type { NativeBinding, NativeHandlers } from "../src/fuse/native-binding.js";
 import type { NodeTableSpec } from "../src/fuse/node-table.js";
 
@@ -213,7 +213,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     if (work && ![...mountpoints].some(isMounted)) rmSync(work, { recursive: true, force: true });
   });
 
-  it("mounts with fsname and subtype forage, without the kernel ro flag", () => {
+  test("mounts with fsname and subtype forage, without the kernel ro flag", () => {
     const line = readFileSync("/proc/self/mountinfo", "utf8")
       .split("\n")
       .find((l) => l.split(" ")[4] === mnt);
@@ -222,7 +222,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(line!.split(" ")[5]!.split(",")).not.toContain("ro");
   });
 
-  it("ls -f shows list order, after . and ..", async () => {
+  test("ls -f shows list order, after . and ..", async () => {
     expect((await tool("ls", ["-f", mnt])).split("\n").filter(Boolean)).toEqual([
       ".",
       "..",
@@ -242,14 +242,14 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     ]);
   });
 
-  it("cat reads files, through symlinks, and large files across many requests", async () => {
+  test("cat reads files, through symlinks, and large files across many requests", async () => {
     expect(await tool("cat", [join(mnt, "README.md")])).toBe("hello from revision 1\n");
     expect(await tool("cat", [join(mnt, "link")])).toBe("export declare const zeta: 1;\n");
     expect(await tool("readlink", [join(mnt, "link")])).toBe("b/zeta.d.ts\n");
     expect((await toolBytes("cat", [join(mnt, "big.bin")])).equals(bigBytes())).toBe(true);
   });
 
-  it("stat sizes equal the bytes read, with sane modes and times", async () => {
+  test("stat sizes equal the bytes read, with sane modes and times", async () => {
     const files = (await tool("find", [mnt, "-type", "f", "-not", "-name", "broken.txt", "-not", "-name", "search"]))
       .split("\n")
       .filter(Boolean);
@@ -281,14 +281,14 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(statSync(join(mnt, "README.md")).uid).toBe(process.getuid!());
   });
 
-  it("find counts files, directories and symlinks", async () => {
+  test("find counts files, directories and symlinks", async () => {
     const count = async (type: string) => (await tool("find", [mnt, "-type", type])).split("\n").filter(Boolean).length;
     expect(await count("f")).toBe(8);
     expect(await count("d")).toBe(4);
     expect(await count("l")).toBe(1);
   });
 
-  it("answers writes with EROFS and missing paths with ENOENT", () => {
+  test("answers writes with EROFS and missing paths with ENOENT", () => {
     expect(errorCode(() => writeFileSync(join(mnt, "README.md"), "x"))).toBe("EROFS");
     expect(errorCode(() => openSync(join(mnt, "README.md"), "r+"))).toBe("EROFS");
     expect(errorCode(() => writeFileSync(join(mnt, "new-file"), "x"))).toBe("EROFS");
@@ -299,13 +299,13 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => readFileSync(join(mnt, "README.md", "x")))).toBe("ENOTDIR");
   });
 
-  it("turns a handler that throws into EIO and keeps serving", async () => {
+  test("turns a handler that throws into EIO and keeps serving", async () => {
     expect(errorCode(() => readFileSync(join(mnt, "broken.txt")))).toBe("EIO");
     expect(await tool("cat", [join(mnt, "README.md")])).toBe("hello from revision 1\n");
     expect(shared.running).toBe(true);
   });
 
-  it("round-trips the control file: write a request, read the answer", () => {
+  test("round-trips the control file: write a request, read the answer", () => {
     const fd = openSync(join(mnt, ".afi", "search"), "r+");
     try {
       const request = '{"query":"zeta"}';
@@ -325,7 +325,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     execFileSync("sh", ["-c", `printf 'abc' > ${join(mnt, ".afi", "search")}`]);
   });
 
-  it("serves 16 concurrent readers without error", async () => {
+  test("serves 16 concurrent readers without error", async () => {
     const expected = createHash("sha256").update(bigBytes()).digest("hex");
     const readers = Array.from({ length: 16 }, (_, i) =>
       i % 2 === 0 ? toolBytes("cat", [join(mnt, "big.bin")]) : toolBytes("cat", [join(mnt, "b", "mid", "deep.json")]),
@@ -337,7 +337,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     });
   });
 
-  it("swaps in a new revision and the kernel caches follow", async () => {
+  test("swaps in a new revision and the kernel caches follow", async () => {
     const path = newMountpoint("swap");
     const daemon = await startDaemon(path);
     // Warm every cache first: entries, attributes, pages, directory listings.
@@ -367,7 +367,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => statSync(join(path, "broken.txt")))).toBe("ENOENT");
   });
 
-  it("a swap whose table the addon refuses changes nothing: the old revision goes on", async () => {
+  test("a swap whose table the addon refuses changes nothing: the old revision goes on", async () => {
     const path = newMountpoint("swap-refused");
     const daemon = await startDaemon(path);
     expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 1\n");
@@ -390,7 +390,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => statSync(join(path, "b", "alpha.d.ts")))).toBe("ENOENT");
   });
 
-  it("swaps while readers are busy, without errors or a stuck invalidation", async () => {
+  test("swaps while readers are busy, without errors or a stuck invalidation", async () => {
     const path = newMountpoint("swap-load");
     const daemon = await startDaemon(path);
     const loop = `for i in $(seq 300); do cat ${path}/README.md ${path}/link > /dev/null && ls -f ${path}/b > /dev/null && stat ${path}/b/zeta.d.ts > /dev/null || exit 1; done`;
@@ -402,7 +402,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 2, which is longer\n");
   });
 
-  it("unmounts cleanly on SIGTERM", async () => {
+  test("unmounts cleanly on SIGTERM", async () => {
     const path = newMountpoint("sigterm");
     const daemon = await startDaemon(path);
     expect(isMounted(path)).toBe(true);
@@ -412,7 +412,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
-  it("unmounts when the daemon dies of an uncaught error", async () => {
+  test("unmounts when the daemon dies of an uncaught error", async () => {
     const path = newMountpoint("crash");
     const daemon = await startDaemon(path);
     daemon.send("crash");
@@ -422,7 +422,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
-  it("clears the dead mount left by kill -9 when mounting again", async () => {
+  test("clears the dead mount left by kill -9 when mounting again", async () => {
     const path = newMountpoint("kill9");
     const first = await startDaemon(path);
     first.child.kill("SIGKILL");
@@ -435,7 +435,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
-  it("with noOpen, serves files without open requests and shows the control file read-only", async () => {
+  test("with noOpen, serves files without open requests and shows the control file read-only", async () => {
     const path = newMountpoint("no-open");
     await startDaemon(path, { noOpen: true });
     expect(await tool("cat", [join(path, "README.md"), join(path, "b", "zeta.d.ts")])).toBe(
@@ -447,7 +447,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => writeFileSync(join(path, "README.md"), "x"))).toBe("EROFS");
   });
 
-  it("answers everything about plain files, directories and symlinks from the node table, without a tree call", async () => {
+  test("answers everything about plain files, directories and symlinks from the node table, without a tree call", async () => {
     const path = newMountpoint("table");
     const daemon = await startDaemon(path);
     // Every stat, listing, lookup (also of a missing name), open, read and readlink the tools make.
@@ -457,7 +457,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(await daemon.waitFor("calls tools ")).toBe("calls tools 0");
   });
 
-  it("with readOnly, mounts with the kernel ro flag: reads work and the kernel refuses every write", async () => {
+  test("with readOnly, mounts with the kernel ro flag: reads work and the kernel refuses every write", async () => {
     const path = newMountpoint("read-only");
     await startDaemon(path, { readOnly: true });
     const line = readFileSync("/proc/self/mountinfo", "utf8")
@@ -472,7 +472,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => writeFileSync(join(path, ".afi", "search"), "{}"))).toBe("EROFS");
   });
 
-  it("with autoUnmount, fusermount3 removes the mount after kill -9", async () => {
+  test("with autoUnmount, fusermount3 removes the mount after kill -9", async () => {
     const path = newMountpoint("auto-unmount");
     const daemon = await startDaemon(path, { autoUnmount: true });
     await tool("find", [path]); // directories opened: the liveness probe must still work
@@ -484,7 +484,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
-  it("answers EIO when a handler throws past the adapter, and keeps serving", async () => {
+  test("answers EIO when a handler throws past the adapter, and keeps serving", async () => {
     const path = newMountpoint("throwing");
     const daemon = await startDaemon(path, { onErrorThrows: true });
     expect(errorCode(() => readFileSync(join(path, "broken.txt")))).toBe("EIO");
@@ -493,7 +493,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(daemon.stderr.join("")).toContain("a request handler threw and so did onError");
   });
 
-  it("keeps working after the kernel forgets every inode", async () => {
+  test("keeps working after the kernel forgets every inode", async () => {
     try {
       writeFileSync("/proc/sys/vm/drop_caches", "3");
     } catch {
@@ -510,7 +510,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     ]);
   });
 
-  it("ends the daemon when unmounted from outside", async () => {
+  test("ends the daemon when unmounted from outside", async () => {
     const path = newMountpoint("external");
     const daemon = await startDaemon(path);
     execFileSync("fusermount3", ["-u", path]);
@@ -519,7 +519,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
-  it("refuses a bad mountpoint with a clear error and leaves no mount", async () => {
+  test("refuses a bad mountpoint with a clear error and leaves no mount", async () => {
     const { mountTree } = await import("../src/fuse/mount.js");
     const tree = {
       stamp: "x",
@@ -543,7 +543,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect([missing, file, full].some(isMounted)).toBe(false);
   });
 
-  it("refuses a malformed node table with a TypeError and keeps the one it serves", async () => {
+  test("refuses a malformed node table with a TypeError and keeps the one it serves", async () => {
     const path = newMountpoint("bad-table");
     const binding = createRequire(import.meta.url)(addon) as NativeBinding;
     let closed!: () => void;
@@ -601,7 +601,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
-  it("exports the libfuse constants the adapter relies on", () => {
+  test("exports the libfuse constants the adapter relies on", () => {
     const binding = createRequire(import.meta.url)(addon) as {
       constants: Record<string, number>;
       libfuseVersion: number;
@@ -612,7 +612,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
 });
 
 describe("the FUSE binding on a machine without it", () => {
-  it("imports without loading the addon, and mounting says what to install", async () => {
+  test("imports without loading the addon, and mounting says what to install", async () => {
     const saved = process.env.FORAGE_FUSE_ADDON;
     process.env.FORAGE_FUSE_ADDON = join(tmpdir(), "no-such-dir", "forage_fuse.node");
     vi.resetModules();

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { isForageError } from "../src/forage-error.js";
 import { type JsonSchemaDialect, jsonSchemaToZod } from "../src/json-schema/index.js";
@@ -70,7 +70,7 @@ function runGroup(label: string, group: SuiteGroup, dialect: JsonSchemaDialect, 
 
 describe("JSON-Schema-Test-Suite", () => {
   for (const [folder, dialect] of DRAFTS) {
-    it(`${folder}: every accepted group agrees with the suite on every instance`, () => {
+    test(`${folder}: every accepted group agrees with the suite on every instance`, () => {
       const tally = runSuiteFiles(join(SUITE, folder), dialect);
       console.log(
         `[json-schema-test-suite] ${folder}: accepted groups ${tally.accepted}, refused groups ${tally.refused}, ` +
@@ -81,7 +81,7 @@ describe("JSON-Schema-Test-Suite", () => {
       expect(tally.accepted).toBeGreaterThan(0);
     });
 
-    it(`${folder}/optional: reported separately`, () => {
+    test(`${folder}/optional: reported separately`, () => {
       const tally = runSuiteFiles(join(SUITE, folder, "optional"), dialect);
       console.log(
         `[json-schema-test-suite] ${folder}/optional: accepted groups ${tally.accepted}, refused groups ${tally.refused}, ` +
@@ -115,7 +115,7 @@ function refusal(
 }
 
 describe("refusals", () => {
-  it("name the keyword and its JSON pointer, in the message and in details", () => {
+  test("name the keyword and its JSON pointer, in the message and in details", () => {
     const refused = refusal({ type: "object", properties: { "a/b": { type: "string", pattern: "^x" } } });
     expect(refused.code).toBe("unsupported");
     expect(refused.message).toContain('"pattern"');
@@ -123,7 +123,7 @@ describe("refusals", () => {
     expect(refused.details).toMatchObject({ keyword: "pattern", pointer: "/properties/a~1b/pattern" });
   });
 
-  it("refuse every format value, even annotation-only ones", () => {
+  test("refuse every format value, even annotation-only ones", () => {
     for (const format of ["date-time", "email", "uuid", "int64", "made-up"]) {
       expect(refusal({ type: "string", format })).toMatchObject({
         code: "unsupported",
@@ -132,7 +132,7 @@ describe("refusals", () => {
     }
   });
 
-  it.each([
+  test.each([
     ["pattern", { pattern: "a" }],
     ["patternProperties", { patternProperties: { a: {} } }],
     ["not", { not: { type: "string" } }],
@@ -157,14 +157,14 @@ describe("refusals", () => {
     });
   });
 
-  it("refuse draft-7 dependencies and keywords from other drafts", () => {
+  test("refuse draft-7 dependencies and keywords from other drafts", () => {
     expect(refusal({ dependencies: { a: ["b"] } }, "draft-07").details).toMatchObject({ keyword: "dependencies" });
     expect(refusal({ const: 1 }, "draft-04").details).toMatchObject({ keyword: "const" });
     expect(refusal({ prefixItems: [{}] }, "draft-07").details).toMatchObject({ keyword: "prefixItems" });
     expect(refusal({ additionalItems: false }, "draft-2020-12").details).toMatchObject({ keyword: "additionalItems" });
   });
 
-  it("refuse unknown keywords", () => {
+  test("refuse unknown keywords", () => {
     const refused = refusal({ type: "object", properties: { a: { type: "string", maxLenght: 3 } } });
     expect(refused).toMatchObject({
       code: "unsupported",
@@ -173,7 +173,7 @@ describe("refusals", () => {
     expect(refused.message).toContain("unknown keyword");
   });
 
-  it("refuse remote, anchor and recursive references", () => {
+  test("refuse remote, anchor and recursive references", () => {
     expect(refusal({ $ref: "https://example.com/schema.json" }).details).toMatchObject({
       keyword: "$ref",
       pointer: "/$ref",
@@ -192,7 +192,7 @@ describe("refusals", () => {
     expect(refusal({ allOf: [{ $ref: "#" }] }).code).toBe("unsupported");
   });
 
-  it("refuse $id and $schema below the root", () => {
+  test("refuse $id and $schema below the root", () => {
     expect(refusal({ properties: { a: { $id: "http://x/a", type: "string" } } }).details).toMatchObject({
       keyword: "$id",
       pointer: "/properties/a/$id",
@@ -202,7 +202,7 @@ describe("refusals", () => {
     ).toBe(true);
   });
 
-  it("report malformed schemas as invalid_argument", () => {
+  test("report malformed schemas as invalid_argument", () => {
     expect(refusal({ type: "strin" }).code).toBe("invalid_argument");
     expect(refusal({ minLength: -1 }).code).toBe("invalid_argument");
     expect(refusal({ multipleOf: 0 }).code).toBe("invalid_argument");
@@ -215,7 +215,7 @@ describe("refusals", () => {
 });
 
 describe("dialects", () => {
-  it("accept nullable only in the OpenAPI 3.0 dialect", () => {
+  test("accept nullable only in the OpenAPI 3.0 dialect", () => {
     const schema = { type: "string", nullable: true, maxLength: 2 };
     expect(accepts(schema, null, "openapi-3.0")).toBe(true);
     expect(accepts(schema, "ab", "openapi-3.0")).toBe(true);
@@ -227,13 +227,13 @@ describe("dialects", () => {
     expect(accepts({ type: ["string", "null"] }, null, "openapi-3.1")).toBe(true);
   });
 
-  it("follow OpenAPI 3.0.3: nullable extends type only, and enum still applies", () => {
+  test("follow OpenAPI 3.0.3: nullable extends type only, and enum still applies", () => {
     expect(accepts({ type: "string", nullable: true, enum: ["a"] }, null, "openapi-3.0")).toBe(false);
     expect(accepts({ type: "string", nullable: true, enum: ["a", null] }, null, "openapi-3.0")).toBe(true);
     expect(accepts({ nullable: true, allOf: [{ type: "string" }] }, null, "openapi-3.0")).toBe(false);
   });
 
-  it("accept OpenAPI annotations and x- extensions only in OpenAPI dialects", () => {
+  test("accept OpenAPI annotations and x- extensions only in OpenAPI dialects", () => {
     const schema = {
       type: "object",
       discriminator: { propertyName: "kind" },
@@ -247,7 +247,7 @@ describe("dialects", () => {
     expect(refusal(schema, "draft-2020-12").code).toBe("unsupported");
   });
 
-  it("read draft-4 and OpenAPI 3.0 boolean exclusive bounds", () => {
+  test("read draft-4 and OpenAPI 3.0 boolean exclusive bounds", () => {
     const schema = { minimum: 1, exclusiveMinimum: true, maximum: 3, exclusiveMaximum: false };
     for (const dialect of ["draft-04", "openapi-3.0"] as const) {
       expect(accepts(schema, 1, dialect)).toBe(false);
@@ -259,7 +259,7 @@ describe("dialects", () => {
     expect(refusal({ type: ["string", "null"] }, "openapi-3.0").code).toBe("invalid_argument");
   });
 
-  it("ignore $ref siblings in draft 4/7 and apply them in 2020-12", () => {
+  test("ignore $ref siblings in draft 4/7 and apply them in 2020-12", () => {
     const draft7 = {
       definitions: { list: { type: "array" } },
       properties: { foo: { $ref: "#/definitions/list", maxItems: 1 } },
@@ -272,7 +272,7 @@ describe("dialects", () => {
     expect(accepts(draft2020, { foo: [1, 2] }, "draft-2020-12")).toBe(false);
   });
 
-  it("take the dialect from a known root $schema and refuse a conflicting one", () => {
+  test("take the dialect from a known root $schema and refuse a conflicting one", () => {
     const draft4 = { $schema: "http://json-schema.org/draft-04/schema#", maximum: 3, exclusiveMaximum: true };
     expect(accepts(draft4, 3)).toBe(false);
     expect(refusal(draft4, "draft-2020-12").details).toMatchObject({ keyword: "$schema" });
@@ -282,7 +282,7 @@ describe("dialects", () => {
     );
   });
 
-  it("allow boolean schemas except where the dialect has none", () => {
+  test("allow boolean schemas except where the dialect has none", () => {
     expect(accepts(true, { any: 1 })).toBe(true);
     expect(accepts(false, 1)).toBe(false);
     expect(accepts({ properties: { a: false } }, { a: 1 })).toBe(false);
@@ -291,7 +291,7 @@ describe("dialects", () => {
 });
 
 describe("exact JSON Schema semantics", () => {
-  it("apply type-specific keywords only to their type", () => {
+  test("apply type-specific keywords only to their type", () => {
     expect(accepts({ minLength: 2 }, 5)).toBe(true);
     expect(accepts({ minLength: 2 }, "a")).toBe(false);
     const object = { properties: { a: { type: "string" } }, required: ["a"] };
@@ -301,13 +301,13 @@ describe("exact JSON Schema semantics", () => {
     expect(accepts({ minimum: 5 }, "1")).toBe(true);
   });
 
-  it("keep arrays and objects apart", () => {
+  test("keep arrays and objects apart", () => {
     expect(accepts({ type: "object" }, [])).toBe(false);
     expect(accepts({ type: "array" }, {})).toBe(false);
     expect(accepts({ required: ["0"] }, ["x"])).toBe(true);
   });
 
-  it("judge integers by value, without zod's safe-integer limit", () => {
+  test("judge integers by value, without zod's safe-integer limit", () => {
     expect(accepts({ type: "integer" }, 1.0)).toBe(true);
     expect(accepts({ type: "integer" }, 2 ** 60)).toBe(true);
     expect(accepts({ type: "integer" }, 1e300)).toBe(true);
@@ -315,14 +315,14 @@ describe("exact JSON Schema semantics", () => {
     expect(accepts({ type: "number" }, "1")).toBe(false);
   });
 
-  it("count string length in code points", () => {
+  test("count string length in code points", () => {
     expect(accepts({ maxLength: 1 }, "💩")).toBe(true);
     expect(accepts({ minLength: 2 }, "💩")).toBe(false);
     expect(accepts({ minLength: 2, maxLength: 2 }, "💩💩")).toBe(true);
     expect(accepts({ maxLength: 1 }, "\uD800")).toBe(true);
   });
 
-  it("compute multipleOf on decimal values", () => {
+  test("compute multipleOf on decimal values", () => {
     expect(accepts({ multipleOf: 0.0001 }, 0.0075)).toBe(true);
     expect(accepts({ multipleOf: 0.0001 }, 0.00751)).toBe(false);
     expect(accepts({ multipleOf: 0.01 }, 19.99)).toBe(true);
@@ -332,7 +332,7 @@ describe("exact JSON Schema semantics", () => {
     expect(accepts({ multipleOf: 0.5 }, 1e308)).toBe(true);
   });
 
-  it("compare enum and const values structurally", () => {
+  test("compare enum and const values structurally", () => {
     expect(accepts({ const: { a: 1, b: [1, 2] } }, { b: [1, 2.0], a: 1.0 })).toBe(true);
     expect(accepts({ const: { a: 1, b: [1, 2] } }, { a: 1 })).toBe(false);
     expect(accepts({ enum: [false] }, 0)).toBe(false);
@@ -342,7 +342,7 @@ describe("exact JSON Schema semantics", () => {
     expect(accepts({ type: "string", enum: ["a", 1] }, 1)).toBe(false);
   });
 
-  it("judge uniqueItems with deep equality", () => {
+  test("judge uniqueItems with deep equality", () => {
     expect(
       accepts({ uniqueItems: true }, [
         { a: 1, b: 2 },
@@ -354,14 +354,14 @@ describe("exact JSON Schema semantics", () => {
     expect(accepts({ uniqueItems: true, items: { type: "object" } }, JSON.parse('[{"__proto__": 1}, {}]'))).toBe(true);
   });
 
-  it("treat oneOf as exactly one", () => {
+  test("treat oneOf as exactly one", () => {
     const schema = { oneOf: [{ type: "integer" }, { minimum: 2 }] };
     expect(accepts(schema, 1)).toBe(true);
     expect(accepts(schema, 2.5)).toBe(true);
     expect(accepts(schema, 3)).toBe(false);
   });
 
-  it("keep each allOf member's additionalProperties to its own properties", () => {
+  test("keep each allOf member's additionalProperties to its own properties", () => {
     const schema = {
       allOf: [
         { properties: { a: {} }, additionalProperties: false },
@@ -373,13 +373,13 @@ describe("exact JSON Schema semantics", () => {
     expect(accepts(schema, {})).toBe(true);
   });
 
-  it("treat a required name that properties do not declare by additionalProperties", () => {
+  test("treat a required name that properties do not declare by additionalProperties", () => {
     expect(accepts({ required: ["a"], additionalProperties: false }, { a: 1 })).toBe(false);
     expect(accepts({ required: ["a"], additionalProperties: { type: "string" } }, { a: 1 })).toBe(false);
     expect(accepts({ required: ["a"], additionalProperties: { type: "string" } }, { a: "x" })).toBe(true);
   });
 
-  it("check property names such as __proto__ and constructor as own properties", () => {
+  test("check property names such as __proto__ and constructor as own properties", () => {
     expect(accepts({ required: ["constructor"] }, {})).toBe(false);
     expect(accepts({ required: ["constructor"] }, { constructor: 1 })).toBe(true);
     expect(accepts({ properties: { toString: { type: "number" } } }, {})).toBe(true);
@@ -397,7 +397,7 @@ describe("exact JSON Schema semantics", () => {
     expect(accepts(closed, { constructor: 1, other: 1 })).toBe(false);
   });
 
-  it("never pollute a prototype through parse output", () => {
+  test("never pollute a prototype through parse output", () => {
     const output = jsonSchemaToZod({ type: "object" }).parse(
       JSON.parse('{"__proto__": {"polluted": true}, "a": 1}'),
     ) as Record<string, unknown>;
@@ -406,7 +406,7 @@ describe("exact JSON Schema semantics", () => {
     expect(output.a).toBe(1);
   });
 
-  it("resolve local references with pointer escapes and percent-encoding", () => {
+  test("resolve local references with pointer escapes and percent-encoding", () => {
     const schema = {
       $defs: {
         "tilde~field": { type: "integer" },
@@ -427,7 +427,7 @@ describe("exact JSON Schema semantics", () => {
     expect(accepts({ properties: { a: { type: "string" }, b: { $ref: "#/properties/a" } } }, { b: 1 })).toBe(false);
   });
 
-  it("carry annotations without letting them constrain", () => {
+  test("carry annotations without letting them constrain", () => {
     const schema = {
       type: "string",
       title: "T",
@@ -443,14 +443,14 @@ describe("exact JSON Schema semantics", () => {
     expect(accepts(schema, 5)).toBe(false);
   });
 
-  it("return the instance unchanged, unknown keys included", () => {
+  test("return the instance unchanged, unknown keys included", () => {
     const data = { a: "x", extra: { nested: [1, { b: 2 }] } };
     expect(jsonSchemaToZod({ properties: { a: { type: "string" } } }).parse(data)).toEqual(data);
   });
 });
 
 describe("instances that are not JSON", () => {
-  it("are rejected without throwing", () => {
+  test("are rejected without throwing", () => {
     const schemas = [
       { allOf: [true, { type: "object" }] },
       { allOf: [{ type: "array" }, { items: { type: "object" } }] },
@@ -477,7 +477,7 @@ describe("instances that are not JSON", () => {
     }
   });
 
-  it("may be nested far deeper than the call stack", () => {
+  test("may be nested far deeper than the call stack", () => {
     let deep: unknown = 1;
     for (let index = 0; index < 200_000; index += 1) deep = [deep];
     expect(accepts({ uniqueItems: true }, [deep, 1])).toBe(true);
@@ -486,20 +486,20 @@ describe("instances that are not JSON", () => {
 });
 
 describe("bounds", () => {
-  it("refuse documents deeper than 64 before compiling", () => {
+  test("refuse documents deeper than 64 before compiling", () => {
     let schema: Record<string, unknown> = { type: "string" };
     for (let index = 0; index < 70; index += 1) schema = { items: schema };
     expect(refusal(schema)).toMatchObject({ code: "too_large" });
   });
 
-  it("refuse documents with more than 50,000 nodes", () => {
+  test("refuse documents with more than 50,000 nodes", () => {
     const properties: Record<string, unknown> = {};
     // Every property is two nodes: its schema object and the "type" string.
     for (let index = 0; index < 25_000; index += 1) properties[`p${index}`] = { type: "string" };
     expect(refusal({ properties })).toMatchObject({ code: "too_large" });
   });
 
-  it("refuse $ref fan-out bombs quickly", () => {
+  test("refuse $ref fan-out bombs quickly", () => {
     const $defs: Record<string, unknown> = { d0: { type: "string" } };
     for (let index = 1; index <= 40; index += 1) {
       $defs[`d${index}`] = { allOf: [{ $ref: `#/$defs/d${index - 1}` }, { $ref: `#/$defs/d${index - 1}` }] };
@@ -509,7 +509,7 @@ describe("bounds", () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 
-  it("refuse cyclic schema objects as recursive", () => {
+  test("refuse cyclic schema objects as recursive", () => {
     const schema: Record<string, unknown> = { type: "object", properties: {} };
     (schema.properties as Record<string, unknown>).self = schema;
     expect(refusal(schema)).toMatchObject({ code: "unsupported" });
@@ -530,7 +530,7 @@ describe("projection through Standard JSON Schema", () => {
     },
   });
 
-  it("shows bounds, types, required and descriptions", () => {
+  test("shows bounds, types, required and descriptions", () => {
     const projected = z.toJSONSchema(validator, { io: "input" }) as Record<string, unknown>;
     expect(projected).toMatchObject({
       type: "object",
@@ -546,7 +546,7 @@ describe("projection through Standard JSON Schema", () => {
     });
   });
 
-  it("is what ~standard.jsonSchema.input returns", () => {
+  test("is what ~standard.jsonSchema.input returns", () => {
     const standard = validator["~standard"] as unknown as {
       jsonSchema: { input(options: { target: string }): unknown };
     };

@@ -35,30 +35,31 @@ import type {
  */
 export class CatalogView implements Forage {
   /** Visible documents in list order. */
-  private readonly visible: readonly number[];
-  private readonly isVisible: Uint8Array;
+  readonly #visible: readonly number[];
+  readonly #isVisible: Uint8Array;
   /**
    * A narrowed view ranks with statistics and stamps from its visible operations
    * only: term frequencies, completions or a stamp drawn from the whole catalog
    * would let unbound operations change what a guest sees.
    */
-  private readonly stamp: string;
-  private readonly index: SearchIndex;
-  private readonly namespaceDescriptions = new Map<string, NamespaceDescription>();
-  private readonly operationDescriptions = new Map<number, OperationDescription>();
+  readonly #stamp: string;
+  readonly #index: SearchIndex;
+  readonly #namespaceDescriptions = new Map<string, NamespaceDescription>();
+  readonly #operationDescriptions = new Map<number, OperationDescription>();
 
-  constructor(
-    private readonly core: CatalogCore,
-    visible: readonly number[],
-    private readonly bindingKey: string,
-  ) {
-    this.visible = visible;
-    this.isVisible = new Uint8Array(core.operations.length);
-    for (const doc of visible) this.isVisible[doc] = 1;
+  readonly #core: CatalogCore;
+  readonly #bindingKey: string;
+
+  constructor(core: CatalogCore, visible: readonly number[], bindingKey: string) {
+    this.#core = core;
+    this.#bindingKey = bindingKey;
+    this.#visible = visible;
+    this.#isVisible = new Uint8Array(core.operations.length);
+    for (const doc of visible) this.#isVisible[doc] = 1;
     const whole = visible.length === core.operations.length;
-    this.stamp =
+    this.#stamp =
       bindingKey === "all" ? core.stamp : `sha256:${sha256Hex(visible.map((doc) => core.digests[doc]).join("\n"))}`;
-    this.index = whole
+    this.#index = whole
       ? core.index
       : SearchIndex.build(visible.map((doc) => searchDocumentOf(core.operations[doc] as PreparedOperation)));
   }
@@ -67,16 +68,16 @@ export class CatalogView implements Forage {
   list(options: ListOptions = {}): ListPage {
     const limit = checkedLimit(options.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
     const namespace = checkedNamespace(options.namespace);
-    const [start, end] = this.namespaceRange(namespace);
+    const [start, end] = this.#namespaceRange(namespace);
     const total = end - start;
-    const scope = cursorScope(this.stamp, namespace, this.bindingKey);
+    const scope = cursorScope(this.#stamp, namespace, this.#bindingKey);
     const offset = options.cursor == null ? 0 : decodeCursor(options.cursor, scope, total);
     const pageEnd = Math.min(total, offset + limit);
-    const results = this.visible.slice(start + offset, start + pageEnd).map((doc) => this.operation(doc).summary);
+    const results = this.#visible.slice(start + offset, start + pageEnd).map((doc) => this.#operation(doc).summary);
     return {
       results,
       total,
-      catalogStamp: this.stamp,
+      catalogStamp: this.#stamp,
       nextCursor: pageEnd < total ? encodeCursor(scope, pageEnd) : null,
     };
   }
@@ -93,72 +94,72 @@ export class CatalogView implements Forage {
     const limit = checkedLimit(options.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
     const namespace = checkedNamespace(options.namespace);
     const accept = (doc: number): boolean =>
-      this.isVisible[doc] === 1 && (namespace === undefined || isUnderNamespace(this.operation(doc).path, namespace));
+      this.#isVisible[doc] === 1 && (namespace === undefined || isUnderNamespace(this.#operation(doc).path, namespace));
     const results: Summary[] = [];
     const merged = new Set<number>();
     // The whole view's index numbers documents as the core does; a narrowed view's numbers its visible ones.
     const docOf =
-      this.index === this.core.index
+      this.#index === this.#core.index
         ? (position: number) => position
-        : (position: number) => this.visible[position] as number;
-    this.index.rank(
+        : (position: number) => this.#visible[position] as number;
+    this.#index.rank(
       query,
       (position) => accept(docOf(position)),
       (ranked) => {
         const match = docOf(ranked.doc);
         if (merged.has(match)) return true;
-        const group = (this.core.equivalents[match] ?? []).filter((doc) => doc !== match && accept(doc));
+        const group = (this.#core.equivalents[match] ?? []).filter((doc) => doc !== match && accept(doc));
         for (const peer of group) merged.add(peer);
-        const summary = this.operation(match).summary;
+        const summary = this.#operation(match).summary;
         results.push(
           Object.freeze({
             ...summary,
             score: ranked.score,
-            peers: Object.freeze(group.map((doc) => this.operation(doc).path)),
+            peers: Object.freeze(group.map((doc) => this.#operation(doc).path)),
           }),
         );
         return results.length < limit;
       },
     );
-    return { results, catalogStamp: this.stamp };
+    return { results, catalogStamp: this.#stamp };
   }
 
   /** The description of one operation, or of a namespace's operations. */
   describe(pathOrNamespace: string, options: DescribeOptions = {}): Description {
     if (typeof pathOrNamespace !== "string")
       throw new ForageError("invalid_argument", "describe takes a path or namespace string");
-    const doc = this.core.byPath.get(pathOrNamespace);
-    if (doc !== undefined && this.isVisible[doc] === 1) {
+    const doc = this.#core.byPath.get(pathOrNamespace);
+    if (doc !== undefined && this.#isVisible[doc] === 1) {
       if (options.select !== undefined)
         throw new ForageError("invalid_argument", "select applies to a namespace, not to one operation");
-      return this.operationDescription(doc);
+      return this.#operationDescription(doc);
     }
-    return this.describeNamespace(pathOrNamespace, options.select);
+    return this.#describeNamespace(pathOrNamespace, options.select);
   }
 
   /** The prepared description, restamped once for a narrowed view. */
-  private operationDescription(doc: number): OperationDescription {
-    const prepared = this.core.descriptions[doc] as OperationDescription;
-    if (this.stamp === this.core.stamp) return prepared;
-    let restamped = this.operationDescriptions.get(doc);
+  #operationDescription(doc: number): OperationDescription {
+    const prepared = this.#core.descriptions[doc] as OperationDescription;
+    if (this.#stamp === this.#core.stamp) return prepared;
+    let restamped = this.#operationDescriptions.get(doc);
     if (restamped === undefined)
-      this.operationDescriptions.set(doc, (restamped = Object.freeze({ ...prepared, catalogStamp: this.stamp })));
+      this.#operationDescriptions.set(doc, (restamped = Object.freeze({ ...prepared, catalogStamp: this.#stamp })));
     return restamped;
   }
 
-  private describeNamespace(namespace: string, select: readonly string[] | undefined): NamespaceDescription {
-    const [start, end] = this.namespaceRange(namespace === "" ? undefined : namespace);
+  #describeNamespace(namespace: string, select: readonly string[] | undefined): NamespaceDescription {
+    const [start, end] = this.#namespaceRange(namespace === "" ? undefined : namespace);
     if (start === end) throw notFound(namespace);
     const key = select === undefined ? namespace : undefined;
-    const cached = key === undefined ? undefined : this.namespaceDescriptions.get(key);
+    const cached = key === undefined ? undefined : this.#namespaceDescriptions.get(key);
     if (cached !== undefined) return cached;
-    const docs = select === undefined ? this.visible.slice(start, end) : this.selected(namespace, select);
-    const description = this.buildNamespaceDescription(namespace, docs);
-    if (key !== undefined) this.namespaceDescriptions.set(key, description);
+    const docs = select === undefined ? this.#visible.slice(start, end) : this.#selected(namespace, select);
+    const description = this.#buildNamespaceDescription(namespace, docs);
+    if (key !== undefined) this.#namespaceDescriptions.set(key, description);
     return description;
   }
 
-  private selected(namespace: string, select: readonly string[]): number[] {
+  #selected(namespace: string, select: readonly string[]): number[] {
     if (!Array.isArray(select) || select.length === 0 || select.some((name) => typeof name !== "string")) {
       throw new ForageError(
         "invalid_argument",
@@ -168,15 +169,15 @@ export class CatalogView implements Forage {
     const docs = new Set<number>();
     for (const name of select) {
       const path = namespace === "" ? name : `${namespace}.${name}`;
-      const doc = this.core.byPath.get(path);
-      if (doc === undefined || this.isVisible[doc] !== 1) throw notFound(path);
+      const doc = this.#core.byPath.get(path);
+      if (doc === undefined || this.#isVisible[doc] !== 1) throw notFound(path);
       docs.add(doc);
     }
     return [...docs].sort((a, b) => a - b);
   }
 
-  private buildNamespaceDescription(namespace: string, docs: readonly number[]): NamespaceDescription {
-    const declarations = docs.map((doc) => this.operation(doc).declaration);
+  #buildNamespaceDescription(namespace: string, docs: readonly number[]): NamespaceDescription {
+    const declarations = docs.map((doc) => this.#operation(doc).declaration);
     // Aliases dominate the size, so this estimate refuses before building a text that cannot be returned.
     const estimate = declarations.reduce((sum, declaration) => sum + declaration.aliases.length, 0);
     if (estimate > MAX_DESCRIPTION_RESPONSE) throw tooLarge(namespace, estimate);
@@ -188,30 +189,30 @@ export class CatalogView implements Forage {
       namespace,
       operations: Object.freeze(declarations.map((declaration) => declaration.path)),
       typescript,
-      catalogStamp: this.stamp,
+      catalogStamp: this.#stamp,
     });
   }
 
   /** The slice of `visible` under a namespace; list order keeps every namespace contiguous. */
-  private namespaceRange(namespace: string | undefined): [number, number] {
-    if (namespace === undefined) return [0, this.visible.length];
+  #namespaceRange(namespace: string | undefined): [number, number] {
+    if (namespace === undefined) return [0, this.#visible.length];
     // "." sorts below every identifier character, so the paths under N are exactly those in ["N.", "N/").
-    return [this.lowerBound(`${namespace}.`), this.lowerBound(`${namespace}/`)];
+    return [this.#lowerBound(`${namespace}.`), this.#lowerBound(`${namespace}/`)];
   }
 
-  private lowerBound(path: string): number {
+  #lowerBound(path: string): number {
     let low = 0;
-    let high = this.visible.length;
+    let high = this.#visible.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.operation(this.visible[middle] as number).path < path) low = middle + 1;
+      if (this.#operation(this.#visible[middle] as number).path < path) low = middle + 1;
       else high = middle;
     }
     return low;
   }
 
-  private operation(doc: number) {
-    return this.core.operations[doc] as CatalogCore["operations"][number];
+  #operation(doc: number) {
+    return this.#core.operations[doc] as CatalogCore["operations"][number];
   }
 }
 

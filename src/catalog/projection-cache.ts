@@ -16,16 +16,16 @@ export interface Projection {
  * call.
  */
 export class ProjectionCache {
-  private readonly made = { input: new WeakMap<object, Projection>(), output: new WeakMap<object, Projection>() };
+  readonly #made = { input: new WeakMap<object, Projection>(), output: new WeakMap<object, Projection>() };
 
   /** The projection of `validator`; throws a plain Error saying why it cannot be projected. */
   project(validator: unknown, side: ProjectionSide): Projection {
     const cacheable = validator !== null && (typeof validator === "object" || typeof validator === "function");
-    const cached = cacheable ? this.made[side].get(validator) : undefined;
+    const cached = cacheable ? this.#made[side].get(validator) : undefined;
     if (cached !== undefined) return cached;
     const { schema, json } = projectJsonSchemaWithText(validator, side);
     const projection: Projection = { schema: deepFreeze(schema), json };
-    if (cacheable) this.made[side].set(validator, projection);
+    if (cacheable) this.#made[side].set(validator, projection);
     return projection;
   }
 }

@@ -29,13 +29,13 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 class BoundedWalker {
-  private nodes = 0;
+  #nodes = 0;
   // Objects on the current path: meeting one again means the input is cyclic.
-  private readonly path = new Set<object>();
+  readonly #path = new Set<object>();
 
   copy(value: unknown, pointer: string, depth: number): JsonValue {
-    this.nodes += 1;
-    if (this.nodes > MAX_DOCUMENT_NODES) throw schemaTooLarge("the schema has too many nodes", MAX_DOCUMENT_NODES);
+    this.#nodes += 1;
+    if (this.#nodes > MAX_DOCUMENT_NODES) throw schemaTooLarge("the schema has too many nodes", MAX_DOCUMENT_NODES);
     if (value === null || typeof value === "string" || typeof value === "boolean") return value;
     if (typeof value === "number") {
       if (!Number.isFinite(value)) throw malformedSchema(pointer, "numbers must be finite JSON numbers");
@@ -44,23 +44,23 @@ class BoundedWalker {
     if (typeof value !== "object") throw malformedSchema(pointer, `a ${typeof value} is not a JSON value`);
     if (depth + 1 > MAX_DOCUMENT_DEPTH)
       throw schemaTooLarge("the schema is nested too deeply", MAX_DOCUMENT_DEPTH, pointer);
-    if (this.path.has(value)) {
+    if (this.#path.has(value)) {
       throw new ForageError("unsupported", `JSON Schema at #${pointer} is cyclic; recursive schemas are unsupported`, {
         pointer,
         reason: "cyclic object graph",
       });
     }
-    this.path.add(value);
+    this.#path.add(value);
     try {
       return Array.isArray(value)
-        ? this.copyArray(value, pointer, depth + 1)
-        : this.copyObject(value, pointer, depth + 1);
+        ? this.#copyArray(value, pointer, depth + 1)
+        : this.#copyObject(value, pointer, depth + 1);
     } finally {
-      this.path.delete(value);
+      this.#path.delete(value);
     }
   }
 
-  private copyArray(value: readonly unknown[], pointer: string, depth: number): JsonValue[] {
+  #copyArray(value: readonly unknown[], pointer: string, depth: number): JsonValue[] {
     const out: JsonValue[] = [];
     for (let index = 0; index < value.length; index += 1) {
       const item: unknown = value[index];
@@ -71,7 +71,7 @@ class BoundedWalker {
     return out;
   }
 
-  private copyObject(value: object, pointer: string, depth: number): JsonObject {
+  #copyObject(value: object, pointer: string, depth: number): JsonObject {
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
       throw malformedSchema(pointer, "schema objects must be plain JSON objects");
