@@ -1,3 +1,5 @@
+// docs/intake.md, "App tools", and docs/app-tools.md: App tool listings validated through the signed
+// listing method, each row compiled by the same JSON Schema compiler, refusals as typed errors.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";

@@ -1,4 +1,4 @@
-// Laws from ../shared/seeds/000_04dd7be7ba2f1b36.txt, "Core concepts": bounded TypeScript
+// docs/catalog.md, "Describe" and "Validation": bounded TypeScript
 // descriptions, inputSchema through Standard JSON Schema, $-joined aliases, never truncated.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

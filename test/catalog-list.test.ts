@@ -1,4 +1,4 @@
-// Laws from ../shared/seeds/000_04dd7be7ba2f1b36.txt, "Exhaustive listing".
+// docs/catalog.md, "Exhaustive listing" and "Cursors".
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createCatalog, createForage } from "../src/index.js";

@@ -1,6 +1,6 @@
-// Laws from ../shared/seeds/000_04dd7be7ba2f1b36.txt, "Exhaustive listing" (a host that narrows a
+// docs/catalog.md, "Narrowed views" (a host that narrows a
 // guest's bound operations filters the existing summaries before paging and leaks no unbound path)
-// and ../shared/afi.md, "Access control: the cloaking rule".
+// and docs/afi.md, "Cloaking".
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createCatalog, createForage } from "../src/index.js";

@@ -1,4 +1,4 @@
-// search ranks matching operations (../shared/seeds/000_04dd7be7ba2f1b36.txt, "Core concepts") over
+// search ranks matching operations (docs/catalog.md, "Search"; docs/search.md) over
 // path segments, description, capability notes, instructions and input field names and descriptions.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";

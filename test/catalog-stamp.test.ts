@@ -1,4 +1,4 @@
-// Law from ../shared/seeds/000_04dd7be7ba2f1b36.txt, "Core concepts": stamp() is a stable identity
+// docs/catalog.md, "The stamp": stamp() is a stable identity
 // for the sorted catalog metadata, including schema projections, capability notes and instructions.
 import { execFileSync } from "node:child_process";
 import { describe, expect, test } from "vitest";

@@ -1,4 +1,4 @@
-// Laws from ../shared/seeds/000_04dd7be7ba2f1b36.txt, "Core concepts": Forage validates the
+// docs/catalog.md, "Validation" and "Bounds": Forage validates the
 // catalog, every operation must fit one complete description, and aggregate metadata stays bounded.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";

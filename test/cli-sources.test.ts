@@ -1,4 +1,4 @@
-// Sources for the mount and the CLI (issue 4): OpenAPI specs and JSON/YAML catalog files, several
+// docs/intake.md, "Sources on the command line": OpenAPI specs and JSON/YAML catalog files, several
 // at once under their own namespaces, and refusals as one clear line with a non-zero exit.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The native FUSE binding and the VirtualTree adapter, on real mounts.
+ * The native FUSE binding and the VirtualTree adapter, on real mounts (docs/native.md).
  *
  * A small hand-written tree (test/fixtures/fuse-demo-daemon.mjs) is mounted
  * by a daemon in a child process (a daemon that read its own mount would

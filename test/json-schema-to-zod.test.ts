@@ -1,3 +1,5 @@
+// docs/intake.md, "The compiler", and src/json-schema/README.md: jsonSchemaToZod accepts exactly what a
+// schema accepts or refuses it by keyword and pointer, checked against the vendored JSON-Schema-Test-Suite.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";

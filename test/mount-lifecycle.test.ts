@@ -1,5 +1,6 @@
 // The daemon's life: --watch reloads, SIGTERM, crash and kill -9 recovery, unmount from outside
-// (issue 3, "The daemon and CLI"). No test may leave a mount behind, even when it fails.
+// (docs/native.md, "Mounting, unmounting and failures" and "Reloads: `swap(tree)` and invalidation").
+// No test may leave a mount behind, even when it fails.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";

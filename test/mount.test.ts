@@ -1,5 +1,5 @@
-// forage mount through a real FUSE mount, read with real tools in separate processes (issue 3,
-// "Tests"), checked against ../shared/afi.md and the manifest seed ../shared/seeds/004_286e6383979a69ab.txt.
+// forage mount through a real FUSE mount, read with real tools in separate processes, checked
+// against docs/afi.md ("Profile", "Errors", "The search control file", "The manifest") and docs/mount.md.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";

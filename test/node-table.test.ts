@@ -1,6 +1,6 @@
 // The node table the FUSE addon serves without JS (src/fuse/node-table.ts), built from the
 // example catalog's tree without mounting: its layout, the nodes it leaves to the handlers,
-// and how it numbers inodes across revisions (issue 3, "Speed: the kernel does the work").
+// and how it numbers inodes across revisions (docs/native.md, "The node table: most requests never reach JS").
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { InodeTable, ROOT_INO } from "../src/fuse/inode-table.js";

@@ -1,4 +1,4 @@
-// `forage openapi preview <spec> [--json]`: issue 4, "Sources for the mount and the CLI":
+// `forage openapi preview <spec> [--json]`: docs/intake.md, "Preview":
 // a table of supported and unsupported operations with reasons, --json output, and
 // every refusal as one clear line and a non-zero exit, never a stack trace.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

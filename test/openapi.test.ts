@@ -1,5 +1,5 @@
 // The laws of OpenAPI intake, one test each, citing the contract in
-// ../shared/seeds/000_04dd7be7ba2f1b36.txt, section "OpenAPI intake".
+// docs/intake.md ("OpenAPI intake", "Intake bounds", "Operations", "Method names", "Third-party text", "Selected tables").
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";

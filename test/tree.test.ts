@@ -1,4 +1,5 @@
-// The virtual tree without FUSE: issue 3 "The tree (src/tree)" and ../shared/afi.md (paths, errors, search).
+// The virtual tree without FUSE: docs/afi.md ("Paths", "Operations on FUSE", "Errors", "The search control file",
+// "Ranked search: `/.search`", "The manifest") and docs/mount.md.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {

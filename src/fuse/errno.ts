@@ -1,5 +1,5 @@
 /**
- * AFI error codes to errno (afi.md, "Errors"), for the FUSE transport.
+ * AFI error codes to errno (docs/afi.md, "Errors"), for the FUSE transport.
  */
 import { constants } from "node:os";
 import type { TreeErrorCode } from "../tree/virtual-tree.js";
