@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Mount benchmark (issue 3, "Speed: the kernel does the work").
+// Mount benchmark (docs/native.md, "The node table: most requests never reach JS", and BENCHMARKS.md).
 //
 // On the same tree, in the same run, it compares:
 //   forage         `forage mount <source> <mnt>` (the CLI, default options: read-write, so the
