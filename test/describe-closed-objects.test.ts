@@ -71,6 +71,8 @@ const cases: { what: string; input: ForageValidator; type: string }[] = [
     input: handMade({ ...nameOnly, additionalProperties: {} }),
     type: OPEN,
   },
+  { what: "an empty z.strictObject", input: z.strictObject({}), type: "{\n  [key: string]: never;\n}" },
+  { what: "an empty z.object", input: z.object({}), type: "{\n  [key: string]: unknown;\n}" },
   {
     what: "z.record of numbers",
     input: z.record(z.string(), z.number()),
@@ -203,6 +205,7 @@ describe("tsc refuses an extra key exactly where the validator does", () => {
     loose: z.looseObject({ name: z.string() }),
     spec: jsonSchemaToZod({ ...nameOnly, additionalProperties: false }),
     open: jsonSchemaToZod(nameOnly),
+    empty: z.strictObject({}),
   };
   const catalog = createCatalog({
     revision: "r",
@@ -211,17 +214,20 @@ describe("tsc refuses an extra key exactly where the validator does", () => {
       input: input as unknown as ForageValidator,
     })),
   });
-  const shapes: { name: keyof typeof inputs; closed: boolean }[] = [
-    { name: "strict", closed: true },
-    { name: "spec", closed: true },
-    { name: "loose", closed: false },
-    { name: "open", closed: false },
+  // TS2353: "Object literal may only specify known properties"; TS2322 for the empty closed object's `never`.
+  const shapes: { name: keyof typeof inputs; good: object; refusedAs?: string }[] = [
+    { name: "strict", good: { name: "n" }, refusedAs: "TS2353" },
+    { name: "spec", good: { name: "n" }, refusedAs: "TS2353" },
+    { name: "loose", good: { name: "n" } },
+    { name: "open", good: { name: "n" } },
+    { name: "empty", good: {}, refusedAs: "TS2322" },
   ];
 
   test("a call with a typo'd key fails tsc on closed objects only, and the validators agree", () => {
-    for (const { name, closed } of shapes) {
-      expect(inputs[name].safeParse({ name: "n", nmae: "typo" }).success, name).toBe(!closed);
-      expect(inputs[name].safeParse({ name: "n" }).success, name).toBe(true);
+    const typo = (good: object) => ({ ...good, nmae: "typo" });
+    for (const { name, good, refusedAs } of shapes) {
+      expect(inputs[name].safeParse(typo(good)).success, name).toBe(refusedAs === undefined);
+      expect(inputs[name].safeParse(good).success, name).toBe(true);
     }
     const compilerOptions = {
       strict: true,
@@ -235,16 +241,20 @@ describe("tsc refuses an extra key exactly where the validator does", () => {
     writeFileSync(join(directory, "shapes.d.ts"), catalog.describe("shapes").typescript);
     // Line 2 + 2i calls shape i correctly, line 3 + 2i with a typo'd key.
     const lines = ['import { env } from "./shapes";'];
-    for (const { name } of shapes)
-      lines.push(`await env.shapes.${name}({ name: "n" });`, `await env.shapes.${name}({ name: "n", nmae: "typo" });`);
+    for (const { name, good } of shapes)
+      lines.push(
+        `await env.shapes.${name}(${JSON.stringify(good)});`,
+        `await env.shapes.${name}(${JSON.stringify(typo(good))});`,
+      );
     writeFileSync(join(directory, "call.ts"), [...lines, "export {};"].join("\n"));
     const result = typeCheck();
     expect(result.code).not.toBe(0);
-    const failedLines = [...result.output.matchAll(/call\.ts\((\d+),\d+\): error (TS\d+): .*'nmae'/g)].map(
+    const failedLines = [...result.output.matchAll(/call\.ts\((\d+),\d+\): error (TS\d+)/g)].map(
       ([, line, code]) => `${line} ${code}`,
     );
-    // TS2353: "Object literal may only specify known properties".
-    const expected = shapes.flatMap(({ closed }, index) => (closed ? [`${3 + 2 * index} TS2353`] : []));
+    const expected = shapes.flatMap(({ refusedAs }, index) =>
+      refusedAs === undefined ? [] : [`${3 + 2 * index} ${refusedAs}`],
+    );
     expect(failedLines).toEqual(expected);
     expect(result.output.trim().split("\n")).toHaveLength(expected.length);
   });

@@ -105,6 +105,9 @@ function renderObject(schema: SchemaObject, naming: TypeNaming, indent: string):
     // An index signature must admit every declared property's type, so it widens to unknown beside them.
     const valueType = members.length > 0 ? "unknown" : renderType(extra, naming, inner);
     members.push(`${inner}[key: string]: ${valueType};\n`);
+  } else if (members.length === 0) {
+    // `{}` would take any object literal; a closed object with no properties takes only `{}`.
+    members.push(`${inner}[key: string]: never;\n`);
   }
   return members.length === 0 ? "{}" : `{\n${members.join("")}${indent}}`;
 }
