@@ -246,7 +246,7 @@ describe("self-referential schemas", () => {
       ],
     });
     expect(created.describe("ok.linked").typescript).toContain(
-      "export type ok$linked_Input$$node = null | {\n  next: ok$linked_Input$$node;\n};",
+      "export type ok$linked_Input$$node = null | {\n  next: ok$linked_Input$$node;\n  [key: string]: unknown;\n};",
     );
     expect(created.describe("ok.nested").typescript).toContain(
       "export type ok$nested_Input = string | ok$nested_Input[] | [ok$nested_Input?, ...unknown[]];",

@@ -94,9 +94,9 @@ export function searchDocumentOf(operation: PreparedOperation): SearchDocument {
 /**
  * The metadata of an operation as one JSON text, keys in a fixed order:
  * { capabilities, description, inputSchema, instructions, outputSchema }.
- * Schemas appear as their validators emitted them (Projection.json), keys in
- * the order describe shows them, so no schema is walked again to serialise it
- * and a shared validator's text is reused as it is.
+ * Schemas appear as their projections' text (Projection.json, in normal form,
+ * properties in the order describe shows them), so no schema is walked again
+ * to serialise it and a shared validator's text is reused as it is.
  */
 function metadataText(
   description: string,

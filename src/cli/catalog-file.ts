@@ -10,6 +10,8 @@ export const MAX_CATALOG_FILE_BYTES = 2 * 1_024 * 1_024;
  * Operations from a JSON or YAML catalog file:
  * `{ operations: [{ path, description?, capabilities?, instructions?, inputSchema, outputSchema? }] }`.
  * Schemas are JSON Schema, compiled by the same jsonSchemaToZod as OpenAPI intake and App methods.
+ * `null` instructions or outputSchema mean none, as an operation's `.json` file writes them, so
+ * those files read back as a catalog (docs/describe.md, "Reading a mount back").
  */
 export function catalogFileOperations(text: string, name: string): OperationDefinition[] {
   if (Buffer.byteLength(text) > MAX_CATALOG_FILE_BYTES) {
@@ -40,9 +42,11 @@ function operationFromEntry(entry: unknown, where: string): OperationDefinition 
     path: path as string,
     description: description as string | undefined,
     capabilities: capabilities as string[] | undefined,
-    instructions: instructions as string | undefined,
+    instructions: (instructions ?? undefined) as string | undefined,
     input: compile(inputSchema, `${label} inputSchema`),
-    ...(outputSchema === undefined ? {} : { output: compile(outputSchema, `${label} outputSchema`) }),
+    ...(outputSchema === undefined || outputSchema === null
+      ? {}
+      : { output: compile(outputSchema, `${label} outputSchema`) }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import { MAX_SCHEMA_DEPTH } from "../catalog/bounds.js";
+import { normalizeProjection } from "./projection-normal-form.js";
 
 /** A JSON value, as JSON.parse returns it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -17,14 +18,16 @@ export type ProjectionSide = "input" | "output";
 export interface ProjectedJsonSchema {
   readonly schema: JsonSchema;
   /**
-   * Exactly JSON.stringify(schema): the projection in the key order its
-   * validator emitted, which is also the order describe shows properties in.
+   * Exactly JSON.stringify(schema): the projection in normal form, properties
+   * in the order its validator emitted them, which is also the order describe
+   * shows them in.
    */
   readonly json: string;
 }
 
 /**
- * Projects a validator to JSON Schema (draft 2020-12) through Standard JSON Schema.
+ * Projects a validator to JSON Schema (draft 2020-12) through Standard JSON Schema,
+ * in normal form (see normalizeProjection).
  * Throws a plain Error saying why when the validator cannot be projected.
  */
 export function projectJsonSchema(validator: unknown, side: ProjectionSide): JsonSchema {
@@ -54,7 +57,11 @@ export function projectJsonSchemaWithText(validator: unknown, side: ProjectionSi
     schema = rest;
     json = JSON.stringify(rest);
   }
-  return { schema: schema as JsonSchema, json: json as string };
+  const normal = normalizeProjection(schema as JsonSchema);
+  // Most projections need no change; only a changed one is serialised again.
+  return normal === schema
+    ? { schema: normal, json: json as string }
+    : { schema: normal, json: JSON.stringify(normal) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { refTokens } from "../json-schema/json-pointer.js";
 import { jsdocBlock, schemaDocLines } from "./jsdoc.js";
 import type { JsonSchema, JsonValue } from "./json-schema.js";
+import { isFalseSchema } from "./projection-normal-form.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
 
@@ -22,7 +23,7 @@ export function propertyKey(name: string): string {
 /** Renders a JSON Schema as a TypeScript type expression; `indent` is the current line's indentation. */
 export function renderType(schema: JsonSchema | JsonValue | undefined, naming: TypeNaming, indent = ""): string {
   if (schema === undefined || schema === true) return "unknown";
-  if (schema === false) return "never";
+  if (isFalseSchema(schema)) return "never";
   if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return "unknown";
   return renderObjectSchema(schema as SchemaObject, naming, indent);
 }
@@ -84,7 +85,7 @@ function renderArray(schema: SchemaObject, naming: TypeNaming, indent: string): 
     const type = renderType(inner, naming, indent);
     return index < required ? type : `${group(type)}?`;
   });
-  if (schema.items !== false) elements.push(`...${group(renderType(schema.items, naming, indent))}[]`);
+  if (!isFalseSchema(schema.items)) elements.push(`...${group(renderType(schema.items, naming, indent))}[]`);
   return `[${elements.join(", ")}]`;
 }
 
@@ -97,11 +98,16 @@ function renderObject(schema: SchemaObject, naming: TypeNaming, indent: string):
     const optional = required.has(name) ? "" : "?";
     return `${docs}${inner}${propertyKey(name)}${optional}: ${renderType(property, naming, inner)};\n`;
   });
+  // A closed object has no index signature, so tsc refuses an extra key as its validator does
+  // (docs/describe.md, "Closed and open objects"); any other object admits extra keys.
   const extra = schema.additionalProperties;
-  if (extra !== undefined && extra !== false) {
+  if (!isFalseSchema(extra)) {
     // An index signature must admit every declared property's type, so it widens to unknown beside them.
     const valueType = members.length > 0 ? "unknown" : renderType(extra, naming, inner);
     members.push(`${inner}[key: string]: ${valueType};\n`);
+  } else if (members.length === 0) {
+    // `{}` would take any object literal; a closed object with no properties takes only `{}`.
+    members.push(`${inner}[key: string]: never;\n`);
   }
   return members.length === 0 ? "{}" : `{\n${members.join("")}${indent}}`;
 }
