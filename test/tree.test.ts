@@ -73,8 +73,16 @@ describe("layout", () => {
       cursor = page.nextCursor;
     } while (cursor !== null);
     expect(allOperationsInTreeOrder(tree)).toEqual(listed);
-    expect(names(tree, "/").slice(0, 5)).toEqual([NAMESPACE_FILE, ".afi", ".search", "README.md", "tsconfig.json"]);
+    expect(names(tree, "/").slice(0, 6)).toEqual([
+      "@index.txt",
+      NAMESPACE_FILE,
+      ".afi",
+      ".search",
+      "README.md",
+      "tsconfig.json",
+    ]);
     expect(names(tree, "/computers/local/files")).toEqual([
+      "@index.txt",
       NAMESPACE_FILE,
       "delete.d.ts",
       "delete.json",
@@ -117,6 +125,7 @@ describe("layout", () => {
     });
     const oddTree = treeOf(odd);
     expect(names(oddTree, "/ns")).toEqual([
+      "@index.txt",
       NAMESPACE_FILE,
       "index.d.ts",
       "index.json",
@@ -316,7 +325,7 @@ describe("errors and cloaking", () => {
   test("an empty view lists an empty root instead of failing", () => {
     const nothing = createForage(catalog, { bound: ["nothing.here"] });
     const empty = createCatalogTree(nothing, { revision: catalog.revision, stamp: "s", providerVersion: "0" });
-    expect(names(empty, "/")).toEqual([".afi", ".search", "README.md", "tsconfig.json"]);
+    expect(names(empty, "/")).toEqual(["@index.txt", ".afi", ".search", "README.md", "tsconfig.json"]);
   });
 
   test("a query named like the namespace file is still a query", () => {
