@@ -5,6 +5,8 @@ import { sha256Hex } from "../catalog/canonical-json.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog, OperationDefinition } from "../catalog/types.js";
 import { exampleOperations } from "../example/example-operations.js";
+import { ForageError } from "../forage-error.js";
+import { UNSUPPORTED_FILE } from "../tree/source-files.js";
 import type { SourceInfo } from "../tree/source-info.js";
 import { catalogFileOperations } from "./catalog-file.js";
 import { CliError } from "./cli-error.js";
@@ -34,7 +36,8 @@ export interface LoadedCatalog {
 export async function loadCatalog(sources: readonly SourceSpec[], example: boolean): Promise<LoadedCatalog> {
   if (example) return { catalog: createCatalog({ revision: "example.1", operations: exampleOperations }), sources: [] };
   const loaded: LoadedSource[] = [];
-  for (const source of sources) loaded.push(await loadSource(source));
+  for (const source of sources) loaded.push(await loadNamedSource(source));
+  assertDistinctNamespaces(sources, loaded);
   const infos = loaded.flatMap(({ info }) => (info === undefined ? [] : [info]));
   const only = loaded.length === 1 ? loaded[0] : undefined;
   if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) {
@@ -59,6 +62,39 @@ interface LoadedSource {
   readonly info?: SourceInfo;
 }
 
+/** Loads one source; any failure names it (the file or the `mcp:` command), and the line where the parser gives one. */
+async function loadNamedSource(source: SourceSpec): Promise<LoadedSource> {
+  try {
+    return await loadSource(source);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof CliError && message.includes(source.file)) throw error;
+    const line = error instanceof ForageError && typeof error.details.line === "number" ? `:${error.details.line}` : "";
+    const what = isModule(source.file) ? "module " : "";
+    throw new CliError(
+      `source ${what}${source.file}${line}: ${message}`,
+      error instanceof CliError ? error.exitCode : 1,
+    );
+  }
+}
+
+/** Two sources under one namespace would mix their operations: refused, naming both and the way out. */
+function assertDistinctNamespaces(sources: readonly SourceSpec[], loaded: readonly LoadedSource[]): void {
+  const seen = new Map<string, string>();
+  loaded.forEach(({ namespace }, index) => {
+    if (namespace === undefined) return;
+    const file = (sources[index] as SourceSpec).file;
+    const earlier = seen.get(namespace);
+    if (earlier !== undefined) {
+      throw new CliError(
+        `sources ${earlier} and ${file} both take the namespace ${namespace}; name one of them: NAME=${file}`,
+        2,
+      );
+    }
+    seen.set(namespace, file);
+  });
+}
+
 async function loadSource(source: SourceSpec): Promise<LoadedSource> {
   const text = readSource(source.file);
   const digest = sha256Hex(text);
@@ -76,14 +112,18 @@ async function loadSource(source: SourceSpec): Promise<LoadedSource> {
     // A spec's methods are single names, so a spec always takes a namespace.
     const namespace = source.namespace ?? defaultNamespace(source.file);
     const { operations, info } = openApiSource(text, namespace, source.file);
-    if (info.unsupported.length > 0) {
-      process.stderr.write(
-        `forage: ${namespace}: ${info.unsupported.length} operations unsupported; \`forage openapi preview\` gives the reasons\n`,
-      );
-    }
+    if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
     return { content: operations, digest, namespace, info };
   }
   return { content: catalogFileOperations(text, basename(source.file)), digest, namespace: source.namespace };
+}
+
+/** "petstore: 3 operations unsupported (of 3 declared); the mount lists them with the reasons in petstore/@unsupported.txt". */
+function leftOutNote(info: SourceInfo): string {
+  const file = `${info.namespace.split(".").join("/")}/${UNSUPPORTED_FILE}`;
+  const count = info.unsupported.length;
+  const operations = `${count} ${count === 1 ? "operation" : "operations"} unsupported (of ${info.declared} declared)`;
+  return `${info.namespace}: ${operations}; the mount lists them with the reasons in ${file}`;
 }
 
 /**
