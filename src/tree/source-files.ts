@@ -21,9 +21,12 @@ export function sourceCounts(info: SourceInfo): { declared: number; described: n
 export function coverageSentence(info: SourceInfo, directory: string): string {
   const { declared, described, unsupported } = sourceCounts(info);
   const of = `of ${info.namespace}`;
-  if (unsupported === 0) return `all ${declared} ${plural(declared, "operation")} ${of} are described here`;
+  if (unsupported === 0)
+    return declared === 1
+      ? `the 1 operation ${of} is described here`
+      : `all ${declared} operations ${of} are described here`;
   const list = directory === "" ? UNSUPPORTED_FILE : `${directory}/${UNSUPPORTED_FILE}`;
-  const head = `${described} of ${declared} ${plural(declared, "operation")} ${of} ${described === 1 ? "is" : "are"} described here`;
+  const head = `${described} of ${declared} ${plural(declared, "operation")} ${of} ${described === 1 || declared === 1 ? "is" : "are"} described here`;
   const rest = unsupported === 1 ? "the other 1 is listed" : `the other ${unsupported} are listed`;
   return `${head}; ${rest} in ${list} with the reasons`;
 }
