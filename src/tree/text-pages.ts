@@ -76,7 +76,8 @@ export function plural(count: number, noun: string): string {
 
 /** `text` on one line: whitespace runs collapsed, cut to `limit` characters with "…". */
 export function oneLine(text: string, limit = MAX_LINE_LENGTH): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Most texts are one line already: a test is far cheaper than a replace over every line of a large catalog.
+  const flat = /\s\s|[^\S ]|^ | $/.test(text) ? text.replace(/\s+/g, " ").trim() : text;
   return flat.length <= limit ? flat : `${flat.slice(0, limit - 1).trimEnd()}…`;
 }
 
