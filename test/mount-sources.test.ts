@@ -185,6 +185,18 @@ describe("source errors name the source", () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  test("a module whose operations the catalog refuses is named; a path two sources both define names both", () => {
+    const module = write("bad-operation.mjs", 'export const operations = [{ path: "a.b", input: 3 }];\n');
+    const refused = sh(`${cli} export ${quote(module)} ${quote(join(scratch, "out-bad-operation"))}`);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`source module ${module}: operation "a.b": its input schema`);
+    const catalog = join(process.cwd(), "test/fixtures/sources/catalog.yaml");
+    const copy = write("catalog-copy.yaml", readFileSync(catalog, "utf8"));
+    const twice = sh(`${cli} export ${quote(catalog)} ${quote(copy)} ${quote(join(scratch, "out-duplicate"))}`);
+    expect(twice.status).toBe(1);
+    expect(twice.stderr).toMatch(new RegExp(`sources ${catalog} and ${copy}: operation "[a-z_.]+": duplicate path`));
+  });
+
   test("two sources that would take one namespace are refused, naming both and suggesting NAME=", () => {
     const copy = write("petstore.yaml", readFileSync(petstore, "utf8"));
     const result = sh(`${cli} export ${quote(petstore)} ${quote(copy)} ${quote(join(scratch, "out-twice"))}`);

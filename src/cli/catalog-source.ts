@@ -43,14 +43,44 @@ export async function loadCatalog(sources: readonly SourceSpec[], example: boole
   if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) {
     return { catalog: only.content, sources: infos };
   }
-  const operations = loaded.flatMap(({ content, namespace }, index) =>
+  const bySource = loaded.map(({ content, namespace }, index) =>
     prefixed(
       Array.isArray(content) ? content : moduleOperations((sources[index] as SourceSpec).file, content),
       namespace,
     ),
   );
   const revision = `sources.${sha256Hex(loaded.map(({ digest }) => digest).join("\u0000")).slice(0, 16)}`;
-  return { catalog: createCatalog({ revision, operations }), sources: infos };
+  try {
+    return { catalog: createCatalog({ revision, operations: bySource.flat() }), sources: infos };
+  } catch (error) {
+    throw invalidOperationsFailure(error, sources, bySource);
+  }
+}
+
+/**
+ * The catalog refused the operations: the failure names the source they came from. Only on this
+ * path is each source's part built alone, to find which one fails; a clash between two sources
+ * (a duplicate path) names both.
+ */
+function invalidOperationsFailure(
+  error: unknown,
+  sources: readonly SourceSpec[],
+  bySource: readonly OperationDefinition[][],
+): unknown {
+  if (!(error instanceof ForageError) || sources.length === 0) return error;
+  for (const [index, operations] of bySource.entries()) {
+    try {
+      createCatalog({ revision: "check", operations });
+    } catch (alone) {
+      if (alone instanceof ForageError)
+        return new CliError(`source ${sourceLabel((sources[index] as SourceSpec).file)}: ${alone.message}`);
+    }
+  }
+  const path = error.details.path;
+  const owners = sources.filter((_, index) => bySource[index]?.some((operation) => operation.path === path));
+  return owners.length === 0
+    ? error
+    : new CliError(`sources ${owners.map(({ file }) => file).join(" and ")}: ${error.message}`);
 }
 
 /** A source's digest, its namespace, and its operations (not yet under the namespace) or what its module exported. */
@@ -70,9 +100,8 @@ async function loadNamedSource(source: SourceSpec): Promise<LoadedSource> {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof CliError && message.includes(source.file)) throw error;
     const line = error instanceof ForageError && typeof error.details.line === "number" ? `:${error.details.line}` : "";
-    const what = isModule(source.file) ? "module " : "";
     throw new CliError(
-      `source ${what}${source.file}${line}: ${message}`,
+      `source ${sourceLabel(source.file)}${line}: ${message}`,
       error instanceof CliError ? error.exitCode : 1,
     );
   }
@@ -149,6 +178,11 @@ function readSource(file: string): string {
   } catch (error) {
     throw new CliError(`cannot read source ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+}
+
+/** How a failure names a source: its file, marked when it is a JS module. */
+function sourceLabel(file: string): string {
+  return isModule(file) ? `module ${file}` : file;
 }
 
 function isModule(file: string): boolean {
