@@ -1,4 +1,4 @@
-// The virtual tree without FUSE: issue 3 "The tree (src/tree)" and ../shared/afi.md (paths, errors, search).
+// The virtual tree without FUSE: docs/mount.md, "Layout", "Reserved names" and "Search" (paths, errors, search).
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
