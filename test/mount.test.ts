@@ -257,7 +257,7 @@ describe.skipIf(skip !== undefined)("mount options", () => {
         sh(`ls ${quote(mnt)}`)
           .stdout.trim()
           .split("\n"),
-      ).toEqual([NAMESPACE_FILE, "README.md", "cart", "catalog", "tsconfig.json", "windows"]);
+      ).toEqual(["@index.txt", NAMESPACE_FILE, "README.md", "cart", "catalog", "tsconfig.json", "windows"]);
       expect(sh(`cat ${quote(join(mnt, "windows/open.d.ts"))}`).stdout).toBe(
         catalog.describe("apps.bazaar.windows.open").typescript,
       );

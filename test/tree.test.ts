@@ -1,5 +1,5 @@
 // The virtual tree without FUSE: docs/afi.md ("Paths", "Operations on FUSE", "Errors", "The search control file",
-// "Ranked search: `/.search`", "The manifest") and docs/mount.md.
+// "Ranked search: `/.search`", "The manifest") and docs/mount.md ("Layout", "Reserved names", "Search").
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
@@ -74,8 +74,16 @@ describe("layout", () => {
       cursor = page.nextCursor;
     } while (cursor !== null);
     expect(allOperationsInTreeOrder(tree)).toEqual(listed);
-    expect(names(tree, "/").slice(0, 5)).toEqual([NAMESPACE_FILE, ".afi", ".search", "README.md", "tsconfig.json"]);
+    expect(names(tree, "/").slice(0, 6)).toEqual([
+      "@index.txt",
+      NAMESPACE_FILE,
+      ".afi",
+      ".search",
+      "README.md",
+      "tsconfig.json",
+    ]);
     expect(names(tree, "/computers/local/files")).toEqual([
+      "@index.txt",
       NAMESPACE_FILE,
       "delete.d.ts",
       "delete.json",
@@ -118,6 +126,7 @@ describe("layout", () => {
     });
     const oddTree = treeOf(odd);
     expect(names(oddTree, "/ns")).toEqual([
+      "@index.txt",
       NAMESPACE_FILE,
       "index.d.ts",
       "index.json",
@@ -317,7 +326,7 @@ describe("errors and cloaking", () => {
   test("an empty view lists an empty root instead of failing", () => {
     const nothing = createForage(catalog, { bound: ["nothing.here"] });
     const empty = createCatalogTree(nothing, { revision: catalog.revision, stamp: "s", providerVersion: "0" });
-    expect(names(empty, "/")).toEqual([".afi", ".search", "README.md", "tsconfig.json"]);
+    expect(names(empty, "/")).toEqual(["@index.txt", ".afi", ".search", "README.md", "tsconfig.json"]);
   });
 
   test("a query named like the namespace file is still a query", () => {

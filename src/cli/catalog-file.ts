@@ -1,7 +1,8 @@
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml, YAMLError } from "yaml";
 import type { OperationDefinition } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import { jsonSchemaToZod } from "../json-schema/index.js";
+import { lineAt } from "../openapi/parse-spec-text.js";
 
 /** Largest catalog file read, the same as the OpenAPI intake bound: checked before parsing. */
 export const MAX_CATALOG_FILE_BYTES = 2 * 1_024 * 1_024;
@@ -17,7 +18,7 @@ export function catalogFileOperations(text: string, name: string): OperationDefi
   if (Buffer.byteLength(text) > MAX_CATALOG_FILE_BYTES) {
     throw new ForageError("too_large", `${name}: over ${MAX_CATALOG_FILE_BYTES} bytes`);
   }
-  const document: unknown = parseYaml(text, { maxAliasCount: 0, prettyErrors: false });
+  const document = parseCatalogText(text, name);
   const inherited = inheritedPropertyName(document, "");
   if (inherited !== undefined) {
     // Such names would validate but vanish from the described inputSchema, so describe would not tell the truth.
@@ -30,6 +31,23 @@ export function catalogFileOperations(text: string, name: string): OperationDefi
   if (!Array.isArray(operations))
     throw new ForageError("invalid_catalog", `${name}: expected { operations: [...] } or an OpenAPI document`);
   return operations.map((entry: unknown, index) => operationFromEntry(entry, `${name}: operation #${index}`));
+}
+
+/** The file's YAML (or JSON, which YAML reads too); a syntax error names the file and its line. */
+function parseCatalogText(text: string, name: string): unknown {
+  try {
+    return parseYaml(text, { maxAliasCount: 0, prettyErrors: false });
+  } catch (error) {
+    if (!(error instanceof YAMLError)) throw error;
+    const line = lineAt(text, error.pos[0]);
+    throw new ForageError(
+      "invalid_catalog",
+      `${name}: not valid YAML or JSON at line ${line}: ${error.message.split("\n")[0]}`,
+      {
+        line,
+      },
+    );
+  }
 }
 
 function operationFromEntry(entry: unknown, where: string): OperationDefinition {

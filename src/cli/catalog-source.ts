@@ -5,6 +5,8 @@ import { sha256Hex } from "../catalog/canonical-json.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog, OperationDefinition } from "../catalog/types.js";
 import { exampleOperations } from "../example/example-operations.js";
+import { ForageError } from "../forage-error.js";
+import { UNSUPPORTED_FILE } from "../tree/source-files.js";
 import type { SourceInfo } from "../tree/source-info.js";
 import { catalogFileOperations } from "./catalog-file.js";
 import { CliError } from "./cli-error.js";
@@ -34,20 +36,51 @@ export interface LoadedCatalog {
 export async function loadCatalog(sources: readonly SourceSpec[], example: boolean): Promise<LoadedCatalog> {
   if (example) return { catalog: createCatalog({ revision: "example.1", operations: exampleOperations }), sources: [] };
   const loaded: LoadedSource[] = [];
-  for (const source of sources) loaded.push(await loadSource(source));
+  for (const source of sources) loaded.push(await loadNamedSource(source));
+  assertDistinctNamespaces(sources, loaded);
   const infos = loaded.flatMap(({ info }) => (info === undefined ? [] : [info]));
   const only = loaded.length === 1 ? loaded[0] : undefined;
   if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) {
     return { catalog: only.content, sources: infos };
   }
-  const operations = loaded.flatMap(({ content, namespace }, index) =>
+  const bySource = loaded.map(({ content, namespace }, index) =>
     prefixed(
       Array.isArray(content) ? content : moduleOperations((sources[index] as SourceSpec).file, content),
       namespace,
     ),
   );
   const revision = `sources.${sha256Hex(loaded.map(({ digest }) => digest).join("\u0000")).slice(0, 16)}`;
-  return { catalog: createCatalog({ revision, operations }), sources: infos };
+  try {
+    return { catalog: createCatalog({ revision, operations: bySource.flat() }), sources: infos };
+  } catch (error) {
+    throw invalidOperationsFailure(error, sources, bySource);
+  }
+}
+
+/**
+ * The catalog refused the operations: the failure names the source they came from. Only on this
+ * path is each source's part built alone, to find which one fails; a clash between two sources
+ * (a duplicate path) names both.
+ */
+function invalidOperationsFailure(
+  error: unknown,
+  sources: readonly SourceSpec[],
+  bySource: readonly OperationDefinition[][],
+): unknown {
+  if (!(error instanceof ForageError) || sources.length === 0) return error;
+  for (const [index, operations] of bySource.entries()) {
+    try {
+      createCatalog({ revision: "check", operations });
+    } catch (alone) {
+      if (alone instanceof ForageError)
+        return new CliError(`source ${sourceLabel((sources[index] as SourceSpec).file)}: ${alone.message}`);
+    }
+  }
+  const path = error.details.path;
+  const owners = sources.filter((_, index) => bySource[index]?.some((operation) => operation.path === path));
+  return owners.length === 0
+    ? error
+    : new CliError(`sources ${owners.map(({ file }) => file).join(" and ")}: ${error.message}`);
 }
 
 /** A source's digest, its namespace, and its operations (not yet under the namespace) or what its module exported. */
@@ -57,6 +90,38 @@ interface LoadedSource {
   readonly content: OperationDefinition[] | unknown;
   /** What a spec or tool-list source says about itself. */
   readonly info?: SourceInfo;
+}
+
+/** Loads one source; any failure names it (the file or the `mcp:` command), and the line where the parser gives one. */
+async function loadNamedSource(source: SourceSpec): Promise<LoadedSource> {
+  try {
+    return await loadSource(source);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof CliError && message.includes(source.file)) throw error;
+    const line = error instanceof ForageError && typeof error.details.line === "number" ? `:${error.details.line}` : "";
+    throw new CliError(
+      `source ${sourceLabel(source.file)}${line}: ${message}`,
+      error instanceof CliError ? error.exitCode : 1,
+    );
+  }
+}
+
+/** Two sources under one namespace would mix their operations: refused, naming both and the way out. */
+function assertDistinctNamespaces(sources: readonly SourceSpec[], loaded: readonly LoadedSource[]): void {
+  const seen = new Map<string, string>();
+  loaded.forEach(({ namespace }, index) => {
+    if (namespace === undefined) return;
+    const file = (sources[index] as SourceSpec).file;
+    const earlier = seen.get(namespace);
+    if (earlier !== undefined) {
+      throw new CliError(
+        `sources ${earlier} and ${file} both take the namespace ${namespace}; name one of them: NAME=${file}`,
+        2,
+      );
+    }
+    seen.set(namespace, file);
+  });
 }
 
 async function loadSource(source: SourceSpec): Promise<LoadedSource> {
@@ -76,14 +141,18 @@ async function loadSource(source: SourceSpec): Promise<LoadedSource> {
     // A spec's methods are single names, so a spec always takes a namespace.
     const namespace = source.namespace ?? defaultNamespace(source.file);
     const { operations, info } = openApiSource(text, namespace, source.file);
-    if (info.unsupported.length > 0) {
-      process.stderr.write(
-        `forage: ${namespace}: ${info.unsupported.length} operations unsupported; \`forage openapi preview\` gives the reasons\n`,
-      );
-    }
+    if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
     return { content: operations, digest, namespace, info };
   }
   return { content: catalogFileOperations(text, basename(source.file)), digest, namespace: source.namespace };
+}
+
+/** "petstore: 3 operations unsupported (of 3 declared); the mount lists them with the reasons in petstore/@unsupported.txt". */
+function leftOutNote(info: SourceInfo): string {
+  const file = `${info.namespace.split(".").join("/")}/${UNSUPPORTED_FILE}`;
+  const count = info.unsupported.length;
+  const operations = `${count} ${count === 1 ? "operation" : "operations"} unsupported (of ${info.declared} declared)`;
+  return `${info.namespace}: ${operations}; the mount lists them with the reasons in ${file}`;
 }
 
 /**
@@ -109,6 +178,11 @@ function readSource(file: string): string {
   } catch (error) {
     throw new CliError(`cannot read source ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+}
+
+/** How a failure names a source: its file, marked when it is a JS module. */
+function sourceLabel(file: string): string {
+  return isModule(file) ? `module ${file}` : file;
 }
 
 function isModule(file: string): boolean {

@@ -16,7 +16,7 @@ import { resolveLocalRefs } from "./resolve-refs.js";
 import { readSpecServerHints } from "./server-hints.js";
 import { assertSpecBounds } from "./spec-bounds.js";
 import { readSpecVersion } from "./spec-version.js";
-import { boundDescription, boundTitle } from "./text-bounds.js";
+import { boundDescription, boundTitle, nonEmpty } from "./text-bounds.js";
 import type {
   NormalizedOpenApi,
   NormalizeOpenApiOptions,
@@ -157,7 +157,7 @@ function successResponses(responses: unknown): unknown[] {
 function candidateSummary(resolved: JsonObject, site: OperationSite): string | undefined {
   const operation = resolveTokens(resolved, ["paths", site.path, site.method.toLowerCase()]);
   const record = typeof operation === "object" && operation !== null ? (operation as Record<string, unknown>) : {};
-  return boundTitle(record.summary) ?? boundTitle(record.description);
+  return boundTitle(nonEmpty(record.summary)) ?? boundTitle(nonEmpty(record.description));
 }
 
 function leftOut(site: OperationSite, summary: string | undefined, reason: string): UnsupportedOperation {

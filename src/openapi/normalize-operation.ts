@@ -8,7 +8,7 @@ import { checkPathTemplate } from "./path-template.js";
 import { readJsonBody } from "./request-body.js";
 import { readSuccessSchema } from "./responses.js";
 import { readServerHints } from "./server-hints.js";
-import { boundDescription, boundTitle, thirdPartyText } from "./text-bounds.js";
+import { boundDescription, boundTitle, nonEmpty, thirdPartyText } from "./text-bounds.js";
 import type {
   HttpMethod,
   OpenApiDialect,
@@ -89,7 +89,8 @@ export function normalizeOperation(candidate: OperationCandidate, context: Opera
   const notes = [...parameters.notes];
   if (operation.callbacks !== undefined) notes.push("callbacks are not exposed; only the request itself is");
   const text = thirdPartyText(operation);
-  const description = boundDescription(operation.description) ?? boundTitle(operation.summary);
+  // An empty description says nothing: the summary stands in for it.
+  const description = boundDescription(nonEmpty(operation.description)) ?? boundTitle(nonEmpty(operation.summary));
   const servers = operationServers(item, operation, notes);
   return {
     ok: true,

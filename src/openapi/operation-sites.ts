@@ -30,6 +30,8 @@ export function listOperationSites(root: JsonObject): OperationSite[] {
   if (!isObject(paths)) throw new ForageError("invalid_spec", "The spec's `paths` must be an object");
   const sites: OperationSite[] = [];
   for (const path of Object.keys(paths)) {
+    // OpenAPI allows extensions among the paths: `x-` keys are not Path Items.
+    if (path.startsWith("x-")) continue;
     const itemPointer = childPointer("/paths", path);
     const item = paths[path];
     if (!isObject(item))

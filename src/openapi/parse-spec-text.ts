@@ -33,21 +33,49 @@ export function parseSpecText(text: string): ParsedSpecText {
       return { document: parseYaml(body), format: "yaml" };
     } catch (error) {
       if (error instanceof ForageError && error.code !== "invalid_spec") throw error;
-      throw new ForageError("invalid_spec", `The spec is not valid JSON: ${json.message}`);
+      // Node's JSON.parse does not always say where; YAML's reading of the same text then does.
+      const line = json.position === undefined ? yamlLine(error) : lineAt(body, json.position);
+      throw new ForageError(
+        "invalid_spec",
+        `The spec is not valid JSON${atLine(line)}: ${json.message}`,
+        lineDetail(line),
+      );
     }
   }
   return { document: parseYaml(body), format: "yaml" };
 }
 
-type JsonResult = { ok: true; value: unknown } | { ok: false; message: string };
+type JsonResult = { ok: true; value: unknown } | { ok: false; message: string; position: number | undefined };
 
 function parseJson(text: string): JsonResult {
   assertJsonDepth(text);
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /at position (\d+)/.exec(message)?.[1];
+    return { ok: false, message, position: position === undefined ? undefined : Number(position) };
   }
+}
+
+/** The 1-based line of a character offset. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let index = text.indexOf("\n"); index !== -1 && index < offset; index = text.indexOf("\n", index + 1)) line += 1;
+  return line;
+}
+
+function yamlLine(error: unknown): number | undefined {
+  const line = error instanceof ForageError ? error.details.line : undefined;
+  return typeof line === "number" ? line : undefined;
+}
+
+function atLine(line: number | undefined): string {
+  return line === undefined ? "" : ` at line ${line}`;
+}
+
+function lineDetail(line: number | undefined): Record<string, unknown> {
+  return line === undefined ? {} : { line };
 }
 
 /**
@@ -90,8 +118,14 @@ function parseYaml(text: string): unknown {
     prettyErrors: false,
   });
   const problem = document.errors[0] ?? document.warnings[0];
-  if (problem !== undefined)
-    throw new ForageError("invalid_spec", `The spec is not valid YAML: ${firstLine(problem.message)}`);
+  if (problem !== undefined) {
+    const line = lineAt(text, problem.pos[0]);
+    throw new ForageError(
+      "invalid_spec",
+      `The spec is not valid YAML${atLine(line)}: ${firstLine(problem.message)}`,
+      lineDetail(line),
+    );
+  }
   assertPlainYaml(document);
   return document.toJS({ maxAliasCount: 0 });
 }

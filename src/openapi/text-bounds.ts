@@ -17,6 +17,11 @@ export function boundText(text: unknown, limit: number): string | undefined {
   return `${text.slice(0, end)}${TRUNCATION_MARKER}`;
 }
 
+/** `text` unless it is a string of nothing but whitespace, which says nothing and so lets a fallback speak. */
+export function nonEmpty(text: unknown): unknown {
+  return typeof text === "string" && text.trim() === "" ? undefined : text;
+}
+
 /** A description or other string annotation, bounded to 2,048. */
 export function boundDescription(text: unknown): string | undefined {
   return boundText(text, MAX_DESCRIPTION_LENGTH);

@@ -1,12 +1,24 @@
-import { compareCodeUnits } from "../catalog/operation-path.js";
+import { compareCodeUnits, isUnderNamespace } from "../catalog/operation-path.js";
 import type { Forage, Summary } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import { AfiSearchSession, PendingRequests } from "./afi-search-session.js";
 import { MAX_CONTENT_SEARCH_LIMIT, parseContentSearchRequest, searchContent } from "./content-search.js";
-import { buildManifest } from "./manifest.js";
+import { INDEX_STEM, type IndexEntry, indexPages } from "./directory-index.js";
+import { buildManifest, type ManifestSource } from "./manifest.js";
 import { mountReadme, mountTsconfig } from "./mount-guide.js";
+import { operationStem } from "./operation-files.js";
 import { type SearchListing, searchListing } from "./search-directory.js";
+import {
+  SOURCE_FILE,
+  sourceCounts,
+  sourceSummary,
+  sourceText,
+  UNSUPPORTED_FILE,
+  UNSUPPORTED_STEM,
+  unsupportedPages,
+} from "./source-files.js";
 import type { SourceInfo } from "./source-info.js";
+import { pageName } from "./text-pages.js";
 import { childPath, MAX_TREE_PATH_LENGTH, normalizeTreePath } from "./tree-path.js";
 import { type ControlSession, type TreeEntry, TreeError, type TreeNodeInfo, type VirtualTree } from "./virtual-tree.js";
 import { SEARCH_ROOT, walkTree } from "./walk-tree.js";
@@ -49,6 +61,16 @@ type DirectoryNode = {
   readonly children: string[];
   readonly unlisted?: boolean;
 };
+/** What a catalog directory holds, for its index: its children in listing order and what lies below. */
+type DirectoryFacts = {
+  readonly children: ({ kind: "operation"; summary: Summary } | { kind: "namespace"; name: string })[];
+  /** Operations described below, nested ones included. */
+  operations: number;
+  /** Operations the sources below left out, nested ones included. */
+  unsupported: number;
+  /** The source mounted at this directory's namespace, if any. */
+  source?: SourceInfo;
+};
 type Node =
   | FileNode
   | DirectoryNode
@@ -69,6 +91,9 @@ class CatalogTree implements VirtualTree {
   private readonly queries = new Map<string, SearchListing>();
   private readonly pending = new PendingRequests();
   private readonly subtree: string | undefined;
+  private readonly directories = new Map<string, DirectoryFacts>();
+  /** Each catalog directory's "@" files, made when the directory is first listed or looked into. */
+  private readonly metadata = new Map<string, ReadonlyMap<string, FileNode>>();
   private sortedFiles: string[] | undefined;
 
   constructor(
@@ -78,15 +103,17 @@ class CatalogTree implements VirtualTree {
     this.stamp = options.stamp;
     this.subtree = options.subtree;
     const operations = listEvery(forage, options.subtree);
-    if (options.subtree !== undefined && operations.length === 0) {
+    const sources = (options.sources ?? []).filter(({ namespace }) => this.inScope(namespace));
+    if (options.subtree !== undefined && operations.length === 0 && sources.length === 0) {
       throw new ForageError(
         "not_found",
         `subtree ${JSON.stringify(options.subtree)} is not a namespace with operations`,
       );
     }
     this.addDirectory("/", options.subtree);
-    this.addMetadata(options, operations.length);
-    for (const summary of operations) this.addOperation(summary);
+    this.addMetadata(options, operations.length, sources);
+    this.addOperations(operations, sources);
+    for (const source of sources) this.addSource(source);
   }
 
   stat(path: string): TreeNodeInfo {
@@ -157,13 +184,13 @@ class CatalogTree implements VirtualTree {
     return node;
   }
 
-  /** Nodes that exist only on demand: namespace description files and /.search. */
+  /** Nodes that exist only on demand: a directory's "@" files and /.search. */
   private dynamicNode(path: string): Node | undefined {
-    // /.search first: a query may itself be named like the namespace file.
+    // /.search first: a query may itself be named like a "@" file.
     if (path.startsWith(`${SEARCH_ROOT}/`)) return this.searchNode(path.slice(SEARCH_ROOT.length + 1));
-    if (path.endsWith(`/${NAMESPACE_FILE}`))
-      return this.namespaceFile(path.slice(0, -NAMESPACE_FILE.length - 1) || "/");
-    return undefined;
+    const slash = path.lastIndexOf("/");
+    if (path.charCodeAt(slash + 1) !== 64) return undefined; // "@"
+    return this.metadataFiles(path.slice(0, slash) || "/")?.get(path.slice(slash + 1));
   }
 
   private directoryNames(path: string, node: DirectoryNode): string[] {
@@ -171,26 +198,99 @@ class CatalogTree implements VirtualTree {
       const listing = this.queryListing(path.slice(SEARCH_ROOT.length + 1));
       return ["results.json", ...listing.entries.map((entry) => entry.name)];
     }
-    const described = this.namespaceFile(path) === undefined ? [] : [NAMESPACE_FILE];
-    return [...described, ...node.children];
+    return [...(this.metadataFiles(path)?.keys() ?? []), ...node.children];
   }
 
-  /** The namespace description file, or undefined when describe refuses it as too large. */
+  /**
+   * A catalog directory's "@" files, in listing order: its index pages, its namespace
+   * description, and, for a source's namespace, its source file and left-out pages.
+   */
+  private metadataFiles(directory: string): ReadonlyMap<string, FileNode> | undefined {
+    const facts = this.directories.get(directory);
+    if (facts === undefined) return undefined;
+    let files = this.metadata.get(directory);
+    if (files === undefined) {
+      const made = new Map<string, FileNode>();
+      const pages = indexPages(this.indexSubject(directory, facts), this.indexEntries(directory, facts));
+      for (const [page, text] of pages.entries())
+        made.set(
+          pageName(INDEX_STEM, page),
+          fileNode(() => text),
+        );
+      const described = this.namespaceFile(directory);
+      if (described !== undefined) made.set(NAMESPACE_FILE, described);
+      const source = facts.source;
+      if (source !== undefined) {
+        made.set(
+          SOURCE_FILE,
+          fileNode(() => sourceText(source)),
+        );
+        if (source.unsupported.length > 0) {
+          for (const [page, text] of unsupportedPages(source).entries())
+            made.set(
+              pageName(UNSUPPORTED_STEM, page),
+              fileNode(() => text),
+            );
+        }
+      }
+      files = made;
+      this.metadata.set(directory, files);
+    }
+    return files;
+  }
+
+  /** The namespace description file, or undefined when describe refuses it as too large or there is nothing to describe. */
   private namespaceFile(directory: string): FileNode | undefined {
     const node = this.nodes.get(directory);
     if (node?.kind !== "directory" || node.namespace === undefined) return undefined;
-    const cached = this.nodes.get(childPath(directory, NAMESPACE_FILE));
-    if (cached !== undefined) return cached as FileNode;
     try {
       const typescript = this.forage.describe(node.namespace).typescript;
-      const file = fileNode(() => typescript);
-      this.nodes.set(childPath(directory, NAMESPACE_FILE), file);
-      return file;
+      return fileNode(() => typescript);
     } catch (error) {
-      // Too large to describe whole, or (an empty root) nothing to describe: the file is absent.
+      // Too large to describe whole, or (an empty root, a source with no described operation) nothing to describe.
       if (error instanceof ForageError && (error.code === "too_large" || error.code === "not_found")) return undefined;
       throw error;
     }
+  }
+
+  private indexSubject(directory: string, facts: DirectoryFacts) {
+    const namespace = (this.nodes.get(directory) as DirectoryNode).namespace ?? "";
+    const title =
+      directory !== "/"
+        ? `namespace ${namespace}`
+        : namespace === ""
+          ? "the catalog root"
+          : `namespace ${namespace} (the mount root)`;
+    return { title, operations: facts.operations, unsupported: facts.unsupported };
+  }
+
+  private indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {
+    const entries: IndexEntry[] = facts.children.map((child) => {
+      if (child.kind === "operation") return child;
+      const path = childPath(directory, child.name);
+      const below = this.directories.get(path) as DirectoryFacts;
+      return {
+        kind: "namespace",
+        name: child.name,
+        summary: this.namespaceSummary(below),
+        operations: below.operations,
+        unsupported: below.unsupported,
+      };
+    });
+    for (const operation of facts.source?.unsupported ?? []) entries.push({ kind: "unsupported", operation });
+    return entries;
+  }
+
+  /** A namespace's one line: its source's title and description, else the names of its first few children. */
+  private namespaceSummary(facts: DirectoryFacts): string {
+    if (facts.source !== undefined) return sourceSummary(facts.source);
+    const shown = 6;
+    const names = facts.children
+      .slice(0, shown)
+      .map((child) =>
+        child.kind === "namespace" ? `${child.name}/` : (child.summary.path.split(".").pop() as string),
+      );
+    return `contains ${names.join(", ")}${facts.children.length > shown ? ", …" : ""}`;
   }
 
   private searchNode(rest: string): Node | undefined {
@@ -215,7 +315,7 @@ class CatalogTree implements VirtualTree {
     return listing;
   }
 
-  private addMetadata(options: CatalogTreeOptions, operationCount: number): void {
+  private addMetadata(options: CatalogTreeOptions, operationCount: number, sources: readonly SourceInfo[]): void {
     const searchable = options.searchControl ?? true;
     const facts = {
       revision: options.revision,
@@ -223,6 +323,7 @@ class CatalogTree implements VirtualTree {
       operationCount,
       subtree: options.subtree ?? null,
       searchable,
+      sources: sources.map((source) => this.manifestSource(source)),
     };
     const manifest = buildManifest({
       ...facts,
@@ -238,22 +339,86 @@ class CatalogTree implements VirtualTree {
     this.addFile("/tsconfig.json", mountTsconfig);
   }
 
-  private addOperation(summary: Summary): void {
-    const segments = this.relativeSegments(summary.path);
-    let directory = "/";
-    for (const segment of segments.slice(0, -1)) {
-      const next = childPath(directory, segment);
-      if (!this.nodes.has(next)) this.addDirectory(next, this.subtreePath(next));
-      directory = next;
+  /** What the manifest and README say of a source: its counts and where its files are. */
+  private manifestSource(source: SourceInfo): ManifestSource {
+    const directory = this.namespaceDirectory(source.namespace).slice(1);
+    const unsupportedList =
+      source.unsupported.length === 0 ? null : directory === "" ? UNSUPPORTED_FILE : `${directory}/${UNSUPPORTED_FILE}`;
+    return {
+      namespace: source.namespace,
+      kind: source.kind,
+      directory,
+      ...sourceCounts(source),
+      unsupportedList,
+      source,
+    };
+  }
+
+  /**
+   * Adds the operations in list order. A source namespace with no described operation
+   * gets its directory where list order would put its first operation.
+   */
+  private addOperations(operations: readonly Summary[], sources: readonly SourceInfo[]): void {
+    const empty = sources
+      .map(({ namespace }) => namespace)
+      .filter((namespace) => !operations.some(({ path }) => isUnderNamespace(path, namespace)))
+      .sort(compareCodeUnits);
+    let next = 0;
+    for (const summary of operations) {
+      const namespace = summary.path.slice(0, summary.path.lastIndexOf("."));
+      while (next < empty.length && compareCodeUnits(empty[next] as string, namespace) < 0)
+        this.ensureDirectory(this.namespaceDirectory(empty[next++] as string));
+      this.addOperation(summary);
     }
+    for (const namespace of empty.slice(next)) this.ensureDirectory(this.namespaceDirectory(namespace));
+  }
+
+  private addOperation(summary: Summary): void {
     const file = this.operationFile(summary.path);
+    const directory = file.slice(0, file.lastIndexOf("/")) || "/";
+    this.ensureDirectory(directory);
+    (this.directories.get(directory) as DirectoryFacts).children.push({ kind: "operation", summary });
+    for (const above of ancestors(directory)) (this.directories.get(above) as DirectoryFacts).operations += 1;
     this.addFile(file, () => this.forage.describe(summary.path).typescript);
     this.addFile(`${file.slice(0, -".d.ts".length)}.json`, () => operationJson(this.forage, summary.path));
   }
 
-  /** The .d.ts path of an operation under the root. */
+  private addSource(source: SourceInfo): void {
+    const directory = this.namespaceDirectory(source.namespace);
+    (this.directories.get(directory) as DirectoryFacts).source = source;
+    for (const above of ancestors(directory))
+      (this.directories.get(above) as DirectoryFacts).unsupported += source.unsupported.length;
+  }
+
+  /** Adds a namespace directory and any missing one above it. */
+  private ensureDirectory(directory: string): void {
+    if (this.nodes.has(directory)) return;
+    const slash = directory.lastIndexOf("/");
+    const parent = directory.slice(0, slash) || "/";
+    this.ensureDirectory(parent);
+    this.addDirectory(directory, this.subtreePath(directory));
+    (this.directories.get(parent) as DirectoryFacts).children.push({
+      kind: "namespace",
+      name: directory.slice(slash + 1),
+    });
+  }
+
+  /** True for a namespace at or under the subtree, if any. */
+  private inScope(namespace: string): boolean {
+    return this.subtree === undefined || namespace === this.subtree || isUnderNamespace(namespace, this.subtree);
+  }
+
+  /** The directory of a namespace at or under the root. */
+  private namespaceDirectory(namespace: string): string {
+    return namespace === this.subtree ? "/" : `/${this.relativeSegments(namespace).join("/")}`;
+  }
+
+  /** The .d.ts path of an operation under the root; see operationStem for the one rename. */
   private operationFile(path: string): string {
-    return `/${this.relativeSegments(path).join("/")}.d.ts`;
+    const segments = this.relativeSegments(path);
+    const last = segments.length - 1;
+    segments[last] = operationStem(segments[last] as string, last === 0);
+    return `/${segments.join("/")}.d.ts`;
   }
 
   private relativeSegments(path: string): string[] {
@@ -268,6 +433,8 @@ class CatalogTree implements VirtualTree {
 
   private addDirectory(path: string, namespace: string | undefined): void {
     this.addNode(path, { kind: "directory", namespace: path === "/" ? (namespace ?? "") : namespace, children: [] });
+    if (namespace !== undefined || path === "/")
+      this.directories.set(path, { children: [], operations: 0, unsupported: 0 });
   }
 
   private addFile(path: string, text: () => string): void {
@@ -291,7 +458,7 @@ class CatalogTree implements VirtualTree {
       (path) => scope === "/" || path === scope || path.startsWith(`${scope}/`),
     );
     const searched = searchContent(
-      files.map((path) => ({ path, text: () => (this.nodes.get(path) as FileNode).text() })),
+      files.map((path) => ({ path, text: () => (this.node(path, path) as FileNode).text() })),
       request,
     );
     return searched.then((matches) =>
@@ -317,6 +484,16 @@ function operationJson(forage: Forage, path: string): string {
   if (description.kind !== "operation") throw new TreeError("internal", "an operation described as a namespace", path);
   const { typescript: _typescript, catalogStamp: _stamp, kind: _kind, ...rest } = description;
   return `${JSON.stringify(rest, null, 2)}\n`;
+}
+
+/** A directory and every directory above it, up to the root. */
+function ancestors(directory: string): string[] {
+  const found = [directory];
+  for (let at = directory; at !== "/"; ) {
+    at = at.slice(0, at.lastIndexOf("/")) || "/";
+    found.push(at);
+  }
+  return found;
 }
 
 function listEvery(forage: Forage, namespace: string | undefined): Summary[] {

@@ -1,3 +1,19 @@
+import type { SourceInfo } from "./source-info.js";
+
+/** One intake source as the manifest and README count it. */
+export interface ManifestSource {
+  readonly namespace: string;
+  readonly kind: string;
+  /** Its directory relative to the root, "" for the root itself. */
+  readonly directory: string;
+  readonly declared: number;
+  readonly described: number;
+  readonly unsupported: number;
+  /** The left-out list relative to the root, null when nothing was left out. */
+  readonly unsupportedList: string | null;
+  readonly source: SourceInfo;
+}
+
 /** What the manifest reports about the served catalog. */
 export interface ManifestFacts {
   readonly providerVersion: string;
@@ -9,6 +25,8 @@ export interface ManifestFacts {
   readonly maxPathLength: number;
   /** False on a read-only mount: nothing can write the search control file, so AFI search is absent (profile 1). */
   readonly searchable: boolean;
+  /** The intake sources at or under the root, in command-line order. */
+  readonly sources: readonly ManifestSource[];
 }
 
 /**
@@ -38,5 +56,15 @@ export function buildManifest(facts: ManifestFacts): Record<string, unknown> {
     "x-forage-stamp": facts.stamp,
     "x-forage-operations": facts.operationCount,
     "x-forage-subtree": facts.subtree,
+    "x-forage-index": "@index.txt in every namespace directory: one line per child (see README.md)",
+    "x-forage-sources": facts.sources.map((source) => ({
+      namespace: source.namespace,
+      kind: source.kind,
+      directory: source.directory,
+      declared: source.declared,
+      described: source.described,
+      unsupported: source.unsupported,
+      unsupported_list: source.unsupportedList,
+    })),
   };
 }

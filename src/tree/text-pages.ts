@@ -1,0 +1,90 @@
+/** Most lines one page of a generated listing holds, besides its header and trailer. */
+export const MAX_PAGE_LINES = 500;
+/** Most bytes one page holds, header and trailer included. */
+export const MAX_PAGE_BYTES = 64 * 1024;
+/** Most characters of one listing line: a page of MAX_PAGE_LINES such lines may still split by bytes. */
+export const MAX_LINE_LENGTH = 400;
+/** Room kept on each page for its header and trailer lines. */
+const FRAME_BYTES = 1_024;
+
+/** The file name of page `index` (0-based) of a listing: `@index.txt`, `@index.2.txt`, … */
+export function pageName(stem: string, index: number): string {
+  return index === 0 ? `${stem}.txt` : `${stem}.${index + 1}.txt`;
+}
+
+/** Where a page sits among its listing's pages: what its header and trailer say. */
+export interface PagePosition {
+  /** 0-based. */
+  readonly page: number;
+  readonly pages: number;
+  /** 1-based numbers of the first and last entry on this page; first > last on an empty page. */
+  readonly first: number;
+  readonly last: number;
+  readonly total: number;
+  /** The next page's file name, if any. */
+  readonly next: string | undefined;
+}
+
+/**
+ * Splits listing lines into pages of at most MAX_PAGE_LINES lines and MAX_PAGE_BYTES bytes,
+ * and renders each with `header`; a page followed by another ends by naming it. A listing
+ * with no lines still has its one page.
+ */
+export function renderPages(stem: string, lines: readonly string[], header: (at: PagePosition) => string): string[] {
+  const groups = splitLines(lines);
+  let first = 1;
+  return groups.map((group, page) => {
+    const next = page + 1 < groups.length ? pageName(stem, page + 1) : undefined;
+    const at = { page, pages: groups.length, first, last: first + group.length - 1, total: lines.length, next };
+    first += group.length;
+    const trailer = next === undefined ? "" : `# continued in ${next}\n`;
+    return `${header(at)}\n${group.map((line) => `${line}\n`).join("")}${trailer}`;
+  });
+}
+
+function splitLines(lines: readonly string[]): string[][] {
+  const groups: string[][] = [[]];
+  let bytes = 0;
+  for (const line of lines) {
+    const size = Buffer.byteLength(line) + 1;
+    let group = groups[groups.length - 1] as string[];
+    if (group.length === MAX_PAGE_LINES || (group.length > 0 && bytes + size > MAX_PAGE_BYTES - FRAME_BYTES)) {
+      group = [];
+      groups.push(group);
+      bytes = 0;
+    }
+    group.push(line);
+    bytes += size;
+  }
+  return groups;
+}
+
+/** The page header's position words: "entries 1–500 of 1234, page 1 of 3, next page @index.2.txt". */
+export function positionWords(at: PagePosition, noun: string): string {
+  const count = `${at.total} ${plural(at.total, noun)}`;
+  if (at.pages === 1) return count;
+  const range = at.first > at.last ? "none" : `${at.first}–${at.last}`;
+  const next = at.next === undefined ? "last page" : `next page ${at.next}`;
+  return `${plural(2, noun)} ${range} of ${at.total}, page ${at.page + 1} of ${at.pages}, ${next}`;
+}
+
+/** `noun` or its plural for `count` ("1 operation", "2 operations"). */
+export function plural(count: number, noun: string): string {
+  if (count === 1) return noun;
+  return noun.endsWith("y") ? `${noun.slice(0, -1)}ies` : `${noun}s`;
+}
+
+/** `text` on one line: whitespace runs collapsed, cut to `limit` characters with "…". */
+export function oneLine(text: string, limit = MAX_LINE_LENGTH): string {
+  // Most texts are one line already: a test is far cheaper than a replace over every line of a large catalog.
+  const flat = /\s\s|[^\S ]|^ | $/.test(text) ? text.replace(/\s+/g, " ").trim() : text;
+  return flat.length <= limit ? flat : `${flat.slice(0, limit - 1).trimEnd()}…`;
+}
+
+/** The first sentence of `text` (up to a full stop, question or exclamation mark followed by a space, or a line break), on one line. */
+export function firstSentence(text: string, limit = 200): string {
+  const trimmed = text.trim();
+  const end = /[.!?](\s|$)|\n\s*\n/.exec(trimmed);
+  const sentence = end === null ? trimmed : trimmed.slice(0, end.index + (end[0].startsWith("\n") ? 0 : 1));
+  return oneLine(sentence, limit);
+}
