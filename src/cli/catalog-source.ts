@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { basename, extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { sha256Hex } from "../catalog/canonical-json.js";
@@ -9,18 +9,20 @@ import type { SourceInfo } from "../tree/source-info.js";
 import { catalogFileOperations } from "./catalog-file.js";
 import { CliError } from "./cli-error.js";
 
-/** One source on the command line: `[namespace=]file`. */
+/** One source on the command line: `[namespace=]file`, where file may be a folder or `mcp:<command line>`. */
 export interface SourceSpec {
   readonly file: string;
   readonly namespace: string | undefined;
 }
 
-/** Parses `[namespace=]file`. */
+/** What a source argument starts with to name a live MCP server's command line. */
+export const MCP_PREFIX = "mcp:";
+
+/** Parses `[namespace=]file`; an `mcp:` command line is kept as written. */
 export function parseSourceSpec(argument: string): SourceSpec {
   const match = /^([A-Za-z_][A-Za-z0-9_.]*)=(.+)$/.exec(argument);
-  return match === null
-    ? { file: resolve(argument), namespace: undefined }
-    : { file: resolve(match[2] as string), namespace: match[1] };
+  const file = match === null ? argument : (match[2] as string);
+  return { file: file.startsWith(MCP_PREFIX) ? file : resolve(file), namespace: match?.[1] };
 }
 
 /** A catalog built from the sources, and what each intake source says about itself. */
@@ -35,7 +37,7 @@ export async function loadCatalog(sources: readonly SourceSpec[], example: boole
   if (example) return { catalog: createCatalog({ revision: "example.1", operations: exampleOperations }), sources: [] };
   const loaded: LoadedSource[] = [];
   for (const source of sources) loaded.push(await loadSource(source));
-  const infos = loaded.flatMap(({ info }) => (info === undefined ? [] : [info]));
+  const infos = loaded.flatMap(({ infos }) => infos ?? []);
   const only = loaded.length === 1 ? loaded[0] : undefined;
   if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) {
     return { catalog: only.content, sources: infos };
@@ -51,15 +53,19 @@ export async function loadCatalog(sources: readonly SourceSpec[], example: boole
 }
 
 /** A source's digest, its namespace, and its operations (not yet under the namespace) or what its module exported. */
-interface LoadedSource {
+export interface LoadedSource {
   readonly digest: string;
   readonly namespace: string | undefined;
   readonly content: OperationDefinition[] | unknown;
-  /** What a spec or tool-list source says about itself. */
-  readonly info?: SourceInfo;
+  /** What a spec or tool-list source says about itself; a folder of tool lists has one per file. */
+  readonly infos?: readonly SourceInfo[];
 }
 
 async function loadSource(source: SourceSpec): Promise<LoadedSource> {
+  if (source.file.startsWith(MCP_PREFIX) || isFolder(source.file)) {
+    // Intake loads only for MCP sources, so other sources never pay for the SDK.
+    return (await import("./mcp-source.js")).mcpSource(source);
+  }
   const text = readSource(source.file);
   const digest = sha256Hex(text);
   if (isModule(source.file))
@@ -81,8 +87,10 @@ async function loadSource(source: SourceSpec): Promise<LoadedSource> {
         `forage: ${namespace}: ${info.unsupported.length} operations unsupported; \`forage openapi preview\` gives the reasons\n`,
       );
     }
-    return { content: operations, digest, namespace, info };
+    return { content: operations, digest, namespace, infos: [info] };
   }
+  const toolsList = mentionsTools(text) ? (await import("./mcp-source.js")).toolsListFile(text, source) : undefined;
+  if (toolsList !== undefined) return toolsList;
   return { content: catalogFileOperations(text, basename(source.file)), digest, namespace: source.namespace };
 }
 
@@ -95,6 +103,11 @@ function looksLikeOpenApi(text: string): boolean {
   return /(^|[{,]\s*)["']?(openapi|swagger)["']?\s*:/m.test(text.slice(0, 16_384));
 }
 
+/** A `tools` key in the head of the text: a cheap test before MCP intake parses it to be sure. */
+function mentionsTools(text: string): boolean {
+  return /["']?tools["']?\s*:/.test(text.slice(0, 16_384));
+}
+
 /** A spec's file name as a namespace: `petstore-expanded.yaml` → `petstore_expanded`. */
 export function defaultNamespace(file: string): string {
   const stem = basename(file)
@@ -103,7 +116,12 @@ export function defaultNamespace(file: string): string {
   return /^[A-Za-z_]/.test(stem) ? stem : `api_${stem}`;
 }
 
-function readSource(file: string): string {
+function isFolder(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** The text of a source file, or a one-line error naming it. */
+export function readSource(file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {

@@ -4,7 +4,12 @@
  */
 
 export * from "./limits.js";
-export { connectMcpServer, type McpConnectOptions, type McpServerConnection } from "./server-connection.js";
+export {
+  connectMcpServer,
+  type McpConnectOptions,
+  type McpListing,
+  type McpServerConnection,
+} from "./server-connection.js";
 export { isToolsListDocument, readToolsList } from "./tools-list-intake.js";
 export { parseToolsListText } from "./tools-list-text.js";
 export type { LeftOutTool, McpOperation, McpServerInfo, McpToolsIntake } from "./types.js";

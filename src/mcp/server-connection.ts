@@ -16,11 +16,17 @@ export interface McpConnectOptions {
   readonly client?: { readonly name: string; readonly version: string };
 }
 
+/** One listing of a live server: the tools as listed, and what intake made of them. */
+export interface McpListing {
+  readonly tools: readonly unknown[];
+  readonly intake: McpToolsIntake;
+}
+
 /** A live server after its first listing. Its tools are never called. */
 export interface McpServerConnection {
-  readonly intake: McpToolsIntake;
+  readonly listing: McpListing;
   /** Lists every page again under a fresh deadline. */
-  relist(): Promise<McpToolsIntake>;
+  relist(): Promise<McpListing>;
   /** Calls `listener` on each notifications/tools/list_changed. */
   onToolsChanged(listener: () => void): void;
   /** Ends the session and the server process (stdin closed, then SIGTERM, then SIGKILL). */
@@ -59,12 +65,13 @@ export async function connectMcpServer(
   });
   const client = new Client(options.client ?? { name: "forage", version: "0" }, { capabilities: {} });
   const failed = watchFailures(client, () => lastLine(stderr));
-  const list = async (): Promise<McpToolsIntake> => {
+  const list = async (): Promise<McpListing> => {
     const server = readServerInfo(client.getServerVersion(), client.getInstructions());
-    return readToolsList({ tools: await listAllTools(client, deadlineMs) }, server);
+    const tools = await listAllTools(client, deadlineMs);
+    return { tools, intake: readToolsList({ tools }, server) };
   };
   try {
-    const intake = await withDeadline(
+    const listing = await withDeadline(
       (async () => {
         await client.connect(transport, { timeout: deadlineMs });
         return list();
@@ -74,7 +81,7 @@ export async function connectMcpServer(
       "answer initialize and tools/list",
     );
     return {
-      intake,
+      listing,
       relist: () => withDeadline(list(), failed, deadlineMs, "list its tools again"),
       onToolsChanged: (listener) => client.setNotificationHandler(ToolListChangedNotificationSchema, listener),
       close: () => client.close(),

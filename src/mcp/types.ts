@@ -6,6 +6,7 @@ export interface McpServerInfo {
   readonly name?: string;
   readonly title?: string;
   readonly version?: string;
+  readonly description?: string;
   /** The server's instructions: provider-authored, to be shown as data. */
   readonly instructions?: string;
 }
