@@ -24,14 +24,18 @@ export function toolSegments(names: readonly string[]): string[] {
   return segments as string[];
 }
 
+// pathProblem knows the reserved words; a dotted name would pass it as several segments, hence the identifier test.
 function isUsableSegment(name: string): boolean {
-  return name.length <= MAX_TOOL_SEGMENT_LENGTH && pathProblem(`mcp.${name}`) === undefined;
+  return name.length <= MAX_TOOL_SEGMENT_LENGTH && IDENTIFIER.test(name) && pathProblem(`mcp.${name}`) === undefined;
 }
 
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 function identifierFor(name: string): string {
-  const spelled = name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, MAX_TOOL_SEGMENT_LENGTH - 1);
+  const spelled = name.replace(/[^A-Za-z0-9_]/g, "_");
   const started = spelled === "" ? "tool" : /^[0-9]/.test(spelled) ? `_${spelled}` : spelled;
-  return isUsableSegment(started) ? started : `${started}_`;
+  const cut = started.slice(0, MAX_TOOL_SEGMENT_LENGTH);
+  return isUsableSegment(cut) ? cut : `${cut}_`;
 }
 
 function uniqueSegment(base: string, taken: ReadonlySet<string>): string {
