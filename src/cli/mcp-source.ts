@@ -93,6 +93,8 @@ function qualified(namespace: string | undefined, stem: string): string {
   return namespace === undefined ? stem : `${namespace}.${stem}`;
 }
 
+const DEATH_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
 /** Live connections kept open while a mount watches, by command line; undefined when not watching. */
 let held: Map<string, McpServerConnection> | undefined;
 const changeListeners = new Set<() => void>();
@@ -103,17 +105,23 @@ const changeListeners = new Set<() => void>();
  * the next load lists again over the same session. `close` ends them all.
  */
 export function holdMcpServers(): { onToolsChanged(listener: () => void): () => void; close(): Promise<void> } {
-  held = new Map();
+  const connections = new Map<string, McpServerConnection>();
+  held = connections;
+  // The mount dies of SIGINT, SIGTERM or SIGHUP once unmounted, before an asynchronous close could finish.
+  const killAll = (): void => {
+    for (const connection of connections.values()) connection.kill();
+  };
+  for (const signal of DEATH_SIGNALS) process.on(signal, killAll);
   return {
     onToolsChanged: (listener) => {
       changeListeners.add(listener);
       return () => changeListeners.delete(listener);
     },
     close: async () => {
-      const connections = [...(held?.values() ?? [])];
+      for (const signal of DEATH_SIGNALS) process.off(signal, killAll);
       held = undefined;
       changeListeners.clear();
-      await Promise.all(connections.map((connection) => connection.close()));
+      await Promise.all([...connections.values()].map((connection) => connection.close()));
     },
   };
 }

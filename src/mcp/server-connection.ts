@@ -31,6 +31,8 @@ export interface McpServerConnection {
   onToolsChanged(listener: () => void): void;
   /** Ends the session and the server process (stdin closed, then SIGTERM, then SIGKILL). */
   close(): Promise<void>;
+  /** Sends the server SIGTERM at once: for a client about to die, which cannot wait on close. */
+  kill(): void;
 }
 
 /**
@@ -85,6 +87,9 @@ export async function connectMcpServer(
       relist: () => withDeadline(list(), failed, deadlineMs, "list its tools again"),
       onToolsChanged: (listener) => client.setNotificationHandler(ToolListChangedNotificationSchema, listener),
       close: () => client.close(),
+      kill: () => {
+        if (transport.pid !== null) process.kill(transport.pid, "SIGTERM");
+      },
     };
   } catch (error) {
     await client.close().catch(() => undefined);
