@@ -69,6 +69,9 @@ describe("saved tools/list answers of real servers", () => {
     expect(parseToolsListText(readFileSync(join(fixtures, "everything.json"), "utf8"))).toMatchObject({
       tools: expect.any(Array),
     });
+    expect(parseToolsListText("tools:\n  - name: yaml-tool\n    inputSchema: { type: object }\n")).toEqual({
+      tools: [{ name: "yaml-tool", inputSchema: { type: "object" } }],
+    });
     expect(parseToolsListText("operations: []\n")).toBeUndefined();
     expect(parseToolsListText("{ not json or yaml: [")).toBeUndefined();
   });

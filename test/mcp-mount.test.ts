@@ -123,3 +123,28 @@ describe.skipIf(skip !== undefined)("forage mount --watch of a live server whose
     expect(processesWith(listFile, daemon)).toEqual([]);
   });
 });
+
+describe.skipIf(skip !== undefined)("forage mount --watch of a folder of tools/list files", () => {
+  let daemon: Daemon;
+  let mnt: string;
+  let folder: string;
+
+  beforeAll(async () => {
+    mnt = freshMountpoint("mcp-folder");
+    folder = mkdtempSync(join("/tmp", "forage-mcp-folder-"));
+    writeFileSync(join(folder, "everything.json"), readFileSync(join(fixtures, "everything.json")));
+    daemon = await startDaemon(["--watch", folder], mnt);
+  });
+  afterAll(async () => {
+    await stopAllDaemons();
+    removeMountpoint(mnt);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  test("a tools/list file added to the folder is mounted under its stem", async () => {
+    expect(sh(`ls '${mnt}'`).stdout.trim().split("\n")).toContain("everything");
+    writeFileSync(join(folder, "filesystem.json"), readFileSync(join(fixtures, "filesystem.json")));
+    await daemon.waitFor(/reloaded 26 operations/);
+    expect(sh(`ls '${mnt}/filesystem'`).stdout).toContain("read_text_file.d.ts");
+  });
+});

@@ -103,9 +103,9 @@ function looksLikeOpenApi(text: string): boolean {
   return /(^|[{,]\s*)["']?(openapi|swagger)["']?\s*:/m.test(text.slice(0, 16_384));
 }
 
-/** A `tools` key in the head of the text: a cheap test before MCP intake parses it to be sure. */
+/** A `tools` key anywhere (a saved answer may put long instructions first): a cheap test before MCP intake parses it to be sure. */
 function mentionsTools(text: string): boolean {
-  return /["']?tools["']?\s*:/.test(text.slice(0, 16_384));
+  return /["']?tools["']?\s*:/.test(text);
 }
 
 /** A spec's file name as a namespace: `petstore-expanded.yaml` → `petstore_expanded`. */
