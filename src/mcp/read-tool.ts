@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { JsonValue } from "../json-schema/index.js";
+import { inheritedPropertyName } from "../json-schema/inherited-property-name.js";
 import { compileSchema } from "../openapi/compile-schema.js";
 import { boundDescription, boundTitle, thirdPartyText } from "../openapi/text-bounds.js";
 import type { ThirdPartyText } from "../openapi/types.js";
@@ -21,6 +22,13 @@ export type ToolResult =
 export function readTool(tool: Record<string, unknown>, toolName: string): ToolResult {
   const { inputSchema, outputSchema, annotations } = tool;
   if (!isRecord(inputSchema)) return { ok: false, reason: "the tool has no inputSchema object" };
+  const inherited = inheritedPropertyName({ inputSchema, outputSchema }, "");
+  if (inherited !== undefined) {
+    return {
+      ok: false,
+      reason: `property name ${JSON.stringify(inherited.name)} at ${inherited.at.slice(1)} is a JavaScript object member name, which the description could not show`,
+    };
+  }
   const input = compileSchema(inputSchema as JsonValue, undefined, "inputSchema");
   if (!input.ok) return input;
   const output =
