@@ -147,11 +147,7 @@ describe("forage export from MCP sources", () => {
 describe("a live server that fails: one line naming the source, a non-zero exit, no child and no mount left", () => {
   const marker = (label: string) => `forage-mcp-test-${label}-${process.pid}`;
   test.each([
-    [
-      "a command that does not exist",
-      (m: string) => `no-such-mcp-server-${m}`,
-      /exited before it listed its tools: .*not found/,
-    ],
+    ["a command that does not exist", (m: string) => `no-such-mcp-server-${m}`, /the server exited: .*not found/],
     [
       "a server that hangs",
       (m: string) => `node -e "setInterval(() => {}, 1000)" ${m}`,

@@ -88,7 +88,11 @@ export async function connectMcpServer(
       onToolsChanged: (listener) => client.setNotificationHandler(ToolListChangedNotificationSchema, listener),
       close: () => client.close(),
       kill: () => {
-        if (transport.pid !== null) process.kill(transport.pid, "SIGTERM");
+        try {
+          if (transport.pid !== null) process.kill(transport.pid, "SIGTERM");
+        } catch {
+          // Already gone: there is nothing left to end.
+        }
       },
     };
   } catch (error) {
@@ -133,9 +137,7 @@ function watchFailures(client: Client, stderrLine: () => string): Promise<never>
     };
     client.onclose = () => {
       const said = stderrLine();
-      fail(
-        new ForageError("invalid_catalog", `the server exited before it listed its tools${said ? `: ${said}` : ""}`),
-      );
+      fail(new ForageError("invalid_catalog", `the server exited${said ? `: ${said}` : ""}`));
     };
   });
   failed.catch(() => undefined);
