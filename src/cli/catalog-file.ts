@@ -2,6 +2,7 @@ import { parse as parseYaml, YAMLError } from "yaml";
 import type { OperationDefinition } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import { jsonSchemaToZod } from "../json-schema/index.js";
+import { inheritedPropertyName } from "../json-schema/inherited-property-name.js";
 import { lineAt } from "../openapi/parse-spec-text.js";
 
 /** Largest catalog file read, the same as the OpenAPI intake bound: checked before parsing. */
@@ -76,28 +77,4 @@ function compile(schema: unknown, where: string): OperationDefinition["input"] {
       throw new ForageError(error.code, `${where}: ${error.message}`, { ...error.details });
     throw error;
   }
-}
-
-/** The first `properties` key or `required` entry named like an Object.prototype member, or "__proto__" anywhere. */
-function inheritedPropertyName(node: unknown, at: string): { name: string; at: string } | undefined {
-  if (node === null || typeof node !== "object") return undefined;
-  for (const [key, value] of Object.entries(node)) {
-    const here = `${at}/${key}`;
-    if (key === "__proto__") return { name: key, at: here };
-    if (key === "properties" && value !== null && typeof value === "object" && !Array.isArray(value)) {
-      const member = Object.keys(value).find(isObjectMember);
-      if (member !== undefined) return { name: member, at: `${here}/${member}` };
-    }
-    if (key === "required" && Array.isArray(value)) {
-      const member = value.find((entry): entry is string => typeof entry === "string" && isObjectMember(entry));
-      if (member !== undefined) return { name: member, at: here };
-    }
-    const inner = inheritedPropertyName(value, here);
-    if (inner !== undefined) return inner;
-  }
-  return undefined;
-}
-
-function isObjectMember(name: string): boolean {
-  return name === "__proto__" || Object.hasOwn(Object.prototype, name);
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { basename, extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { sha256Hex } from "../catalog/canonical-json.js";
@@ -11,18 +11,20 @@ import type { SourceInfo } from "../tree/source-info.js";
 import { catalogFileOperations } from "./catalog-file.js";
 import { CliError } from "./cli-error.js";
 
-/** One source on the command line: `[namespace=]file`. */
+/** One source on the command line: `[namespace=]file`, where file may be a folder or `mcp:<command line>`. */
 export interface SourceSpec {
   readonly file: string;
   readonly namespace: string | undefined;
 }
 
-/** Parses `[namespace=]file`. */
+/** What a source argument starts with to name a live MCP server's command line. */
+export const MCP_PREFIX = "mcp:";
+
+/** Parses `[namespace=]file`; an `mcp:` command line is kept as written. */
 export function parseSourceSpec(argument: string): SourceSpec {
   const match = /^([A-Za-z_][A-Za-z0-9_.]*)=(.+)$/.exec(argument);
-  return match === null
-    ? { file: resolve(argument), namespace: undefined }
-    : { file: resolve(match[2] as string), namespace: match[1] };
+  const file = match === null ? argument : (match[2] as string);
+  return { file: file.startsWith(MCP_PREFIX) ? file : resolve(file), namespace: match?.[1] };
 }
 
 /** A catalog built from the sources, and what each intake source says about itself. */
@@ -38,7 +40,8 @@ export async function loadCatalog(sources: readonly SourceSpec[], example: boole
   const loaded: LoadedSource[] = [];
   for (const source of sources) loaded.push(await loadNamedSource(source));
   assertDistinctNamespaces(sources, loaded);
-  const infos = loaded.flatMap(({ info }) => (info === undefined ? [] : [info]));
+  const infos = loaded.flatMap(({ infos }) => infos ?? []);
+  for (const info of infos) if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
   const only = loaded.length === 1 ? loaded[0] : undefined;
   if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) {
     return { catalog: only.content, sources: infos };
@@ -84,12 +87,12 @@ function invalidOperationsFailure(
 }
 
 /** A source's digest, its namespace, and its operations (not yet under the namespace) or what its module exported. */
-interface LoadedSource {
+export interface LoadedSource {
   readonly digest: string;
   readonly namespace: string | undefined;
   readonly content: OperationDefinition[] | unknown;
-  /** What a spec or tool-list source says about itself. */
-  readonly info?: SourceInfo;
+  /** What a spec or tool-list source says about itself; a folder of tool lists has one per file. */
+  readonly infos?: readonly SourceInfo[];
 }
 
 /** Loads one source; any failure names it (the file or the `mcp:` command), and the line where the parser gives one. */
@@ -125,6 +128,10 @@ function assertDistinctNamespaces(sources: readonly SourceSpec[], loaded: readon
 }
 
 async function loadSource(source: SourceSpec): Promise<LoadedSource> {
+  if (source.file.startsWith(MCP_PREFIX) || isFolder(source.file)) {
+    // Intake loads only for MCP sources, so other sources never pay for the SDK.
+    return (await import("./mcp-source.js")).mcpSource(source);
+  }
   const text = readSource(source.file);
   const digest = sha256Hex(text);
   if (isModule(source.file))
@@ -141,9 +148,10 @@ async function loadSource(source: SourceSpec): Promise<LoadedSource> {
     // A spec's methods are single names, so a spec always takes a namespace.
     const namespace = source.namespace ?? defaultNamespace(source.file);
     const { operations, info } = openApiSource(text, namespace, source.file);
-    if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
-    return { content: operations, digest, namespace, info };
+    return { content: operations, digest, namespace, infos: [info] };
   }
+  const toolsList = mentionsTools(text) ? (await import("./mcp-source.js")).toolsListFile(text, source) : undefined;
+  if (toolsList !== undefined) return toolsList;
   return { content: catalogFileOperations(text, basename(source.file)), digest, namespace: source.namespace };
 }
 
@@ -164,6 +172,11 @@ function looksLikeOpenApi(text: string): boolean {
   return /(^|[{,]\s*)["']?(openapi|swagger)["']?\s*:/m.test(text.slice(0, 16_384));
 }
 
+/** A `tools` key anywhere (a saved answer may put long instructions first): a cheap test before MCP intake parses it to be sure. */
+function mentionsTools(text: string): boolean {
+  return /["']?tools["']?\s*:/.test(text);
+}
+
 /** A spec's file name as a namespace: `petstore-expanded.yaml` → `petstore_expanded`. */
 export function defaultNamespace(file: string): string {
   const stem = basename(file)
@@ -172,7 +185,12 @@ export function defaultNamespace(file: string): string {
   return /^[A-Za-z_]/.test(stem) ? stem : `api_${stem}`;
 }
 
-function readSource(file: string): string {
+function isFolder(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** The text of a source file, or a one-line error naming it. */
+export function readSource(file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {

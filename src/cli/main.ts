@@ -14,7 +14,8 @@ const USAGE = `usage:
 -o ro mounts read-only in the kernel: repeated reads never reach the daemon, and there is no
 /.afi/search control file (AFI profile 1; grep and /.search/<query>/ still work).
 A source is a JS module exporting \`operations\` or \`catalog\`, an OpenAPI 3.0/3.1 spec (.json/.yaml),
-or a JSON/YAML catalog file. Prefix NAME= to put a source under namespace NAME.
+or a JSON/YAML catalog file; an MCP tools/list result (.json/.yaml), a folder of them, or mcp:<command line>
+to list a live MCP server over stdio (its tools are never called). Prefix NAME= to put a source under namespace NAME.
 `;
 
 /** Runs one CLI command and returns its exit code; every failure is one line on stderr. */

@@ -1,17 +1,19 @@
 import type { z } from "zod";
 import { ForageError } from "../forage-error.js";
-import { type JsonValue, jsonSchemaToZod } from "../json-schema/index.js";
-import type { OpenApiDialect } from "./types.js";
+import { type JsonSchemaDialect, type JsonValue, jsonSchemaToZod } from "../json-schema/index.js";
 
 /** A compiled validator, or why the schema cannot be compiled without widening it. */
 export type CompileResult =
   | { readonly ok: true; readonly validator: z.ZodType }
   | { readonly ok: false; readonly reason: string };
 
-/** Compiles with the one compiler App methods use; a refusal becomes a reason, never a crash. */
-export function compileSchema(schema: JsonValue, dialect: OpenApiDialect, what: string): CompileResult {
+/**
+ * Compiles with the one compiler App methods use; a refusal becomes a reason, never a crash.
+ * Without a dialect the schema's own `$schema` decides, else draft 2020-12 (as MCP tools declare).
+ */
+export function compileSchema(schema: JsonValue, dialect: JsonSchemaDialect | undefined, what: string): CompileResult {
   try {
-    return { ok: true, validator: jsonSchemaToZod(schema, { dialect }) };
+    return { ok: true, validator: jsonSchemaToZod(schema, dialect === undefined ? {} : { dialect }) };
   } catch (error) {
     if (error instanceof ForageError) return { ok: false, reason: `the ${what} is unsupported: ${error.message}` };
     const message = error instanceof Error ? error.message : String(error);

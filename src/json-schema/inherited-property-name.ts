@@ -1,0 +1,26 @@
+// Such names would validate but vanish from the described inputSchema, so describe would not
+// tell the truth: sources refuse schemas that use them (catalog files, MCP tools).
+
+/** The first `properties` key or `required` entry named like an Object.prototype member, or "__proto__" anywhere. */
+export function inheritedPropertyName(node: unknown, at: string): { name: string; at: string } | undefined {
+  if (node === null || typeof node !== "object") return undefined;
+  for (const [key, value] of Object.entries(node)) {
+    const here = `${at}/${key}`;
+    if (key === "__proto__") return { name: key, at: here };
+    if (key === "properties" && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const member = Object.keys(value).find(isObjectMember);
+      if (member !== undefined) return { name: member, at: `${here}/${member}` };
+    }
+    if (key === "required" && Array.isArray(value)) {
+      const member = value.find((entry): entry is string => typeof entry === "string" && isObjectMember(entry));
+      if (member !== undefined) return { name: member, at: here };
+    }
+    const inner = inheritedPropertyName(value, here);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+function isObjectMember(name: string): boolean {
+  return name === "__proto__" || Object.hasOwn(Object.prototype, name);
+}

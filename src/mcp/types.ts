@@ -1,0 +1,37 @@
+import type { OperationDefinition } from "../catalog/types.js";
+import type { ThirdPartyText } from "../openapi/types.js";
+
+/** What a server says about itself in its initialize answer, bounded. */
+export interface McpServerInfo {
+  readonly name?: string;
+  readonly title?: string;
+  readonly version?: string;
+  readonly description?: string;
+  /** The server's instructions: provider-authored, to be shown as data. */
+  readonly instructions?: string;
+}
+
+/** One tool as an operation: its path is a single segment, to be put under a namespace. */
+export interface McpOperation extends OperationDefinition {
+  /** The tool's name as the server spells it; the path segment may differ. */
+  readonly toolName: string;
+  /** The tool's title and description, bounded and marked third_party. */
+  readonly text: ThirdPartyText;
+}
+
+/** A tool that is not offered, and why. */
+export interface LeftOutTool {
+  readonly toolName: string;
+  /** The first line of the description, or the title. */
+  readonly summary?: string;
+  readonly reason: string;
+}
+
+/** A tools/list result read into operations. */
+export interface McpToolsIntake {
+  readonly operations: readonly McpOperation[];
+  readonly unsupported: readonly LeftOutTool[];
+  /** Every tool listed, supported or not. */
+  readonly declared: number;
+  readonly server: McpServerInfo;
+}
