@@ -22,7 +22,6 @@ import { packageVersion } from "./package-version.js";
 /** Overrides the live servers' start-and-list deadline, in milliseconds. */
 const DEADLINE_VARIABLE = "FORAGE_MCP_DEADLINE_MS";
 
-
 /** A live server (`mcp:<command line>`) or a folder of tools/list files as a source. */
 export async function mcpSource(source: SourceSpec): Promise<LoadedSource> {
   return source.file.startsWith(MCP_PREFIX) ? serverSource(source) : folderSource(source);
