@@ -125,7 +125,13 @@ async function listServer(entry, bin) {
     writeFileSync(join(out, `${entry.server}.json`), `${JSON.stringify({ tools }, null, 2)}\n`);
     return { tools: tools.length, serverInfo: client.getServerVersion() };
   } catch (error) {
-    const tail = stderr.trim().split("\n").slice(-2).join(" | ");
+    const tail = stderr
+      .trim()
+      .split("\n")
+      .slice(-2)
+      .join(" | ")
+      .replaceAll(cache, "<cache>")
+      .replaceAll(scratch, "<tmp>");
     return { error: `${firstLine(error)}${tail === "" ? "" : ` (stderr: ${tail.slice(0, 300)})`}` };
   } finally {
     clearTimeout(timer);
