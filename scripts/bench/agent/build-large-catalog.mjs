@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Builds the ~5,000-tool catalog: the ~500-tool MCP catalog plus one tools/list file per large
-// real OpenAPI spec from npm, converted the way OpenAPI→MCP generators do: one tool per
+// Builds the ~5,000-tool catalog: the ~500-tool MCP catalog plus the tools of 12 large real
+// OpenAPI specs from npm (one tools/list file per spec, or parts where a spec is over the
+// mount's per-source bounds), converted the way OpenAPI→MCP generators do: one tool per
 // operation, name = operationId (characters MCP does not allow in a tool name become "_"),
 // description = summary + description, inputSchema = an object of the path, query and header
 // parameters plus `body` (the request body's schema). Local $refs are inlined up to
@@ -9,6 +10,7 @@
 // `npm pack` into a cache folder. The manifest goes next to the folder as `<out>.manifest.json`.
 //
 // Usage: node scripts/bench/agent/build-large-catalog.mjs <catalog-500-dir> <out-dir> [--cache DIR]
+//        [--max-tools N] [--max-bytes N]
 
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -40,7 +42,11 @@ const APIS = [
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { cache: { type: "string", default: join(tmpdir(), "forage-agent-bench-specs") } },
+  options: {
+    cache: { type: "string", default: join(tmpdir(), "forage-agent-bench-specs") },
+    "max-tools": { type: "string", default: "500" },
+    "max-bytes": { type: "string", default: String(2 * 1024 * 1024 - 64 * 1024) },
+  },
 });
 if (positionals.length !== 2) {
   console.error("usage: build-large-catalog.mjs <catalog-500-dir> <out-dir> [--cache DIR]");
@@ -48,6 +54,8 @@ if (positionals.length !== 2) {
 }
 const [small, out] = positionals.map((path) => resolve(path));
 const cache = resolve(values.cache);
+const maxTools = Number(values["max-tools"]);
+const maxBytes = Number(values["max-bytes"]);
 mkdirSync(out, { recursive: true });
 mkdirSync(cache, { recursive: true });
 
@@ -57,12 +65,16 @@ const mcpTools = mcpFiles.reduce((sum, name) => sum + readTools(join(small, name
 
 const apis = [];
 for (const entry of APIS) {
-  if (mcpFiles.includes(`${entry.api}.json`)) throw new Error(`${entry.api} collides with an MCP server file`);
   const spec = JSON.parse(readFileSync(specFile(entry), "utf8"));
   const tools = specTools(spec);
-  writeFileSync(join(out, `${entry.api}.json`), `${JSON.stringify({ tools }, null, 2)}\n`);
-  apis.push({ ...entry, title: spec.info?.title, specVersion: spec.info?.version, tools: tools.length });
-  console.error(`${entry.api.padEnd(20)} ${tools.length} tools`);
+  const parts = splitParts(tools);
+  const files = parts.length === 1 ? [entry.api] : parts.map((_, index) => `${entry.api}_${index + 1}`);
+  for (const [index, part] of parts.entries()) {
+    if (mcpFiles.includes(`${files[index]}.json`)) throw new Error(`${files[index]} collides with an MCP server file`);
+    writeFileSync(join(out, `${files[index]}.json`), fileText(part));
+  }
+  apis.push({ ...entry, title: spec.info?.title, specVersion: spec.info?.version, tools: tools.length, files });
+  console.error(`${entry.api.padEnd(20)} ${tools.length} tools${files.length > 1 ? ` in ${files.join(", ")}` : ""}`);
 }
 const apiTools = apis.reduce((sum, api) => sum + api.tools, 0);
 const smallManifest = join(dirname(small), `${basename(small)}.manifest.json`);
@@ -72,7 +84,7 @@ const manifest = {
   tools: mcpTools + apiTools,
   mcp: { from: small, servers: mcpFiles.length, tools: mcpTools },
   mcpManifest: existsSync(smallManifest) ? JSON.parse(readFileSync(smallManifest, "utf8")) : null,
-  openapi: { apis: apis.length, tools: apiTools, maxRefDepth: MAX_REF_DEPTH, list: apis },
+  openapi: { apis: apis.length, tools: apiTools, maxRefDepth: MAX_REF_DEPTH, maxTools, maxBytes, list: apis },
 };
 writeFileSync(join(dirname(out), `${basename(out)}.manifest.json`), `${JSON.stringify(manifest, null, 2)}\n`);
 console.error(`${manifest.tools} tools: ${mcpTools} from MCP servers, ${apiTools} from ${apis.length} OpenAPI specs`);
@@ -95,7 +107,7 @@ function specFile(entry) {
   return target;
 }
 
-/** One MCP tool per operation, names unique within the spec. */
+/** One MCP tool per operation, names unique within the spec, each with its group (first tag, else first path segment). */
 function specTools(spec) {
   const taken = new Set();
   const tools = [];
@@ -104,14 +116,63 @@ function specTools(spec) {
       const operation = item?.[method];
       if (operation === undefined) continue;
       const name = uniqueName(operation.operationId, method, path, taken);
-      tools.push({
+      const tool = {
         name,
         description: describe(operation, method, path),
         inputSchema: inputSchema(spec, item, operation),
-      });
+      };
+      const group = operation.tags?.[0] ?? path.split("/").find((segment) => segment !== "" && !/^v\d+$/.test(segment));
+      // The bytes the tool takes in its file: its pretty JSON, 4 spaces deeper, and ",\n".
+      const pretty = JSON.stringify(tool, null, 2);
+      const bytes = Buffer.byteLength(pretty) + 4 * pretty.split("\n").length + 2;
+      tools.push({ group: String(group ?? ""), tool, bytes });
     }
   }
   return tools;
+}
+
+/**
+ * The spec's tools in as few files as the mount's per-source bounds for a tools/list file allow
+ * (maxTools tools, maxBytes bytes): whole groups in spec order,
+ * a group split only when it alone is over a bound.
+ */
+function splitParts(entries) {
+  const parts = [];
+  let current = { entries: [], bytes: 0 };
+  const fits = (count, bytes) => maxTools <= 0 || (count <= maxTools && bytes <= maxBytes);
+  const close = () => {
+    if (current.entries.length > 0) parts.push(current.entries);
+    current = { entries: [], bytes: 0 };
+  };
+  const add = (list, bytes) => {
+    current.entries.push(...list);
+    current.bytes += bytes;
+  };
+  for (const group of groupsOf(entries)) {
+    const bytes = group.reduce((sum, entry) => sum + entry.bytes, 0);
+    if (fits(current.entries.length + group.length, current.bytes + bytes)) {
+      add(group, bytes);
+      continue;
+    }
+    close();
+    for (const entry of group) {
+      if (!fits(current.entries.length + 1, current.bytes + entry.bytes)) close();
+      add([entry], entry.bytes);
+    }
+  }
+  close();
+  return parts;
+}
+
+/** Entries by group, groups in the order they first appear. */
+function groupsOf(entries) {
+  const groups = new Map();
+  for (const entry of entries) groups.set(entry.group, [...(groups.get(entry.group) ?? []), entry]);
+  return groups.values();
+}
+
+function fileText(entries) {
+  return `${JSON.stringify({ tools: entries.map((entry) => entry.tool) }, null, 2)}\n`;
 }
 
 function uniqueName(operationId, method, path, taken) {

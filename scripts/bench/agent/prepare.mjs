@@ -46,7 +46,8 @@ if (!existsSync(catalogDir)) {
 
 const catalog = readCatalog(catalogDir);
 console.log(`catalog ${catalogDir}: ${catalog.servers.size} servers, ${catalog.tools} tools`);
-const taskProblems = checkTasks(JSON.parse(readFileSync(values.tasks, "utf8")).tasks, catalog);
+const tasks = JSON.parse(readFileSync(values.tasks, "utf8")).tasks;
+const taskProblems = checkTasks(tasks, catalog);
 for (const problem of taskProblems) console.log(`task problem: ${problem}`);
 
 const plain = join(workDir, "plain");
@@ -66,7 +67,7 @@ console.log(`plain condition: ${plain} (${catalog.servers.size} files)`);
 console.log(`mount condition: ${mnt}, mounted by ${join(workDir, "mount.sh")}`);
 
 let failed = taskProblems.length > 0;
-if (values["check-mount"]) failed = !(await checkMount(mountCommand, mnt, catalog)) || failed;
+if (values["check-mount"]) failed = !(await checkMount(mountCommand, mnt, catalog, tasks)) || failed;
 process.exit(failed ? 1 : 0);
 
 /** Every `<server>.json` with its tool names; a file that is not a tools/list result stops the run. */
@@ -116,8 +117,12 @@ function checkTasks(tasks, { servers }) {
   return problems;
 }
 
-/** Mounts, waits for the tree, compares it with the catalog, unmounts. True when it matches. */
-async function checkMount(command, mountpoint, { servers }) {
+/**
+ * Mounts, waits for the tree, compares it with the catalog, unmounts. True when every tool is
+ * there. Also names each task need whose tools the mount left out, since an agent in the mount
+ * condition can then only find it through the mount's list of left-out tools.
+ */
+async function checkMount(command, mountpoint, { servers }, taskList) {
   if (!existsSync(cli)) {
     console.log(`check-mount: ${cli} is missing; run npm run build`);
     return false;
@@ -141,7 +146,9 @@ async function checkMount(command, mountpoint, { servers }) {
     let files = 0;
     for (const [server, names] of servers) {
       const dir = join(mountpoint, server);
-      const present = existsSync(dir) ? new Set(readdirSync(dir).filter((name) => name.endsWith(".d.ts"))) : new Set();
+      const present = new Set(
+        existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".d.ts") && !name.startsWith("@")) : [],
+      );
       files += present.size;
       const segments = new Set([...present].map((name) => segmentKey(name.slice(0, -".d.ts".length))));
       for (const name of names) if (!segments.has(segmentKey(name))) missing.push(`${server}::${name}`);
@@ -150,6 +157,17 @@ async function checkMount(command, mountpoint, { servers }) {
       `check-mount: ${files} operation files under ${servers.size} namespaces; ${missing.length} tools missing`,
     );
     for (const name of missing.slice(0, 20)) console.log(`  missing: ${name}`);
+    if (missing.length > 20) console.log(`  …and ${missing.length - 20} more`);
+    const gone = new Set(missing);
+    for (const task of taskList) {
+      for (const need of task.needs) {
+        const here = need.anyOf.filter((name) => servers.get(name.split("::")[0])?.has(name.split("::")[1]));
+        const left = here.filter((name) => gone.has(name));
+        if (left.length === 0) continue;
+        const all = left.length === here.length ? "every alternative" : `${left.length} of ${here.length} alternatives`;
+        console.log(`  task ${task.id}: ${all} left out of the mount: ${left.join(", ")}`);
+      }
+    }
     return missing.length === 0;
   } finally {
     if (daemon.exitCode === null) {
