@@ -180,8 +180,8 @@ describe("index files", () => {
   test("the root index lists each namespace with its summary and counts", () => {
     const lines = text(shopTree, "/@index.txt").trimEnd().split("\n");
     expect(lines.slice(1)).toEqual([
-      "empty/ — OpenAPI 3.1 spec — 0 operations, 2 unsupported (empty/@unsupported.txt)",
-      "shop/ — Shop API 2.1: Orders and carts. — 2 operations, 3 unsupported (shop/@unsupported.txt)",
+      "empty/ — OpenAPI 3.1 spec; contains GET /items/0, GET /items/1 — 0 operations, 2 unsupported (empty/@unsupported.txt)",
+      "shop/ — Shop API 2.1: Orders and carts. Contains get_order, list_orders — 2 operations, 3 unsupported (shop/@unsupported.txt)",
       "tools/ — contains lint — 1 operation",
     ]);
   });

@@ -281,16 +281,22 @@ class CatalogTree implements VirtualTree {
     return entries;
   }
 
-  /** A namespace's one line: its source's title and description, else the names of its first few children. */
+  /**
+   * A namespace's one line: its source's title and description, then the names of its first few
+   * children (left-out ones when nothing is described), which say more than a title to an agent scanning the root.
+   */
   private namespaceSummary(facts: DirectoryFacts): string {
-    if (facts.source !== undefined) return sourceSummary(facts.source);
     const shown = 6;
-    const names = facts.children
-      .slice(0, shown)
-      .map((child) =>
-        child.kind === "namespace" ? `${child.name}/` : (child.summary.path.split(".").pop() as string),
-      );
-    return `contains ${names.join(", ")}${facts.children.length > shown ? ", …" : ""}`;
+    const names = facts.children.map((child) =>
+      child.kind === "namespace" ? `${child.name}/` : (child.summary.path.split(".").pop() as string),
+    );
+    const listed = names.length > 0 ? names : (facts.source?.unsupported ?? []).map(({ name }) => name);
+    const contains =
+      listed.length === 0 ? "" : `contains ${listed.slice(0, shown).join(", ")}${listed.length > shown ? ", …" : ""}`;
+    if (facts.source === undefined) return contains;
+    const summary = sourceSummary(facts.source);
+    if (contains === "") return summary;
+    return /[.!?]$/.test(summary) ? `${summary} C${contains.slice(1)}` : `${summary}; ${contains}`;
   }
 
   private searchNode(rest: string): Node | undefined {
