@@ -146,7 +146,7 @@ describe("forage openapi preview", () => {
     expectOneLineRefusal(await preview(), 2, /usage: forage openapi preview/);
     expectOneLineRefusal(await preview("a.yaml", "b.yaml"), 2, /usage: forage openapi preview/);
     expectOneLineRefusal(await preview("a.yaml", "--yaml"), 2, /unknown option --yaml/);
-    expectOneLineRefusal(await preview("a.yaml", "--auth-parameter"), 2, /--auth-parameter needs a name/);
+    expectOneLineRefusal(await preview("a.yaml", "--auth-parameter"), 2, /--auth-parameter needs a value/);
   });
 
   it("prints usage with --help", async () => {

@@ -1,24 +1,63 @@
+import { relative, resolve } from "node:path";
 import { type MountHandle, mountTree } from "../fuse/index.js";
 import { type LoadedRevision, loadRevision } from "./catalog-tree-source.js";
 import type { CommandIo } from "./command-io.js";
+import { commandHelp } from "./command-line.js";
+import { count } from "./count.js";
+import { isDaemonChild, reportReady, startDaemon } from "./daemon.js";
 import { describeFailure } from "./describe-failure.js";
-import { type MountArguments, parseMountArguments } from "./mount-arguments.js";
+import { MOUNT_COMMAND, type MountArguments, parseMountArguments } from "./mount-arguments.js";
 import { watchSources } from "./source-watcher.js";
 
-/** `forage mount`: serves the catalog in the foreground until unmounted, SIGINT or SIGTERM. */
+/** `forage mount`: serves the catalog in the foreground until unmounted, SIGINT or SIGTERM; or, with --daemon, in the background. */
 export async function runMount(argv: readonly string[], io: CommandIo): Promise<number> {
   const args = parseMountArguments(argv);
+  if (args === "help") {
+    io.stdout(commandHelp(MOUNT_COMMAND));
+    return 0;
+  }
+  if (args.daemon && !isDaemonChild()) {
+    const started = await startDaemon(argv, args.target, args.logFile, io);
+    if (typeof started === "number") return started;
+    io.stdout(`forage: serving in the background as pid ${started.pid}; log: ${started.logFile}\n`);
+    io.stdout(nextSteps(args, resolve(args.target), "background"));
+    return 0;
+  }
   const revision = await loadRevision(args);
-  const handle = await mountTree(revision.tree, args.target, { debug: args.debug, readOnly: args.readOnly });
+  const handle = await mountTree(revision.tree, args.target, { ...args.fuse, readOnly: args.readOnly });
   const mode = args.readOnly ? "read-only, without the /.afi/search control file; " : "";
   io.stdout(
-    `forage: mounted ${revision.operationCount} operations at ${handle.mountpoint} (${mode}revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`,
+    `forage: mounted ${count(revision.operationCount, "operation")} at ${handle.mountpoint} (${mode}revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`,
   );
+  if (isDaemonChild()) reportReady();
+  else io.stdout(nextSteps(args, handle.mountpoint, "foreground"));
   const stopWatching = args.watch ? watchForReloads(args, handle, revision, io) : undefined;
   const closed = await handle.closed;
   stopWatching?.();
   io.stdout(`forage: ${closed.external ? "unmounted from outside" : "unmounted"} ${handle.mountpoint}\n`);
   return 0;
+}
+
+/** What to try in the example mount (three lines), and how to stop any mount. */
+function nextSteps(args: MountArguments, mountpoint: string, where: "foreground" | "background"): string {
+  const shown = displayPath(mountpoint);
+  const lines = args.example
+    ? [
+        `try:   ls ${shown}/computers/local/files`,
+        `       cat ${shown}/README.md`,
+        `       ls "${shown}/.search/read a file/"`,
+      ]
+    : [];
+  const stop = `forage unmount ${shown}`;
+  lines.push(where === "foreground" ? `stop:  Ctrl-C here, or from anywhere: ${stop}` : `stop:  ${stop}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The path as the user would type it from here: relative below the working directory, quoted when it must be. */
+function displayPath(path: string): string {
+  const below = relative(process.cwd(), path);
+  const shown = below !== "" && !below.startsWith("..") ? below : path;
+  return /^[\w./-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, "'\\''")}'`;
 }
 
 /** Rebuilds the revision when a source changes and swaps it in whole; a broken edit keeps the old one. */
@@ -31,7 +70,9 @@ function watchForReloads(args: MountArguments, handle: MountHandle, first: Loade
       if (next.catalog.stamp() === current) return;
       await handle.swap(next.tree);
       current = next.catalog.stamp();
-      io.stdout(`forage: reloaded ${next.operationCount} operations (revision ${next.catalog.revision}, ${current})\n`);
+      io.stdout(
+        `forage: reloaded ${count(next.operationCount, "operation")} (revision ${next.catalog.revision}, ${current})\n`,
+      );
     } catch (error) {
       io.stderr(`forage: reload failed, still serving ${current}: ${describeFailure(error)}\n`);
     }

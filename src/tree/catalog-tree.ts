@@ -20,6 +20,8 @@ export interface CatalogTreeOptions {
   readonly subtree?: string;
   /** Serve the `/.afi/search` control file (default true); false for read-only mounts, where nothing could write it. */
   readonly searchControl?: boolean;
+  /** Serve the ranked `/.search/<query>/` directory (default true); false for an export, which cannot answer queries. */
+  readonly rankedSearchDirectory?: boolean;
   /** What each intake source says about itself, shown in its namespace directory. */
   readonly sources?: readonly SourceInfo[];
 }
@@ -217,12 +219,14 @@ class CatalogTree implements VirtualTree {
 
   private addMetadata(options: CatalogTreeOptions, operationCount: number): void {
     const searchable = options.searchControl ?? true;
+    const rankedSearch = options.rankedSearchDirectory ?? true;
     const facts = {
       revision: options.revision,
       stamp: options.stamp,
       operationCount,
       subtree: options.subtree ?? null,
       searchable,
+      rankedSearch,
     };
     const manifest = buildManifest({
       ...facts,
@@ -233,7 +237,8 @@ class CatalogTree implements VirtualTree {
     this.addDirectory("/.afi", undefined);
     this.addFile("/.afi/manifest.json", () => `${JSON.stringify(manifest, null, 2)}\n`);
     if (searchable) this.addNode(CONTROL_FILE, { kind: "control" });
-    this.addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
+    if (rankedSearch)
+      this.addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
     this.addFile("/README.md", () => mountReadme(facts));
     this.addFile("/tsconfig.json", mountTsconfig);
   }

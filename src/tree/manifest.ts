@@ -9,6 +9,8 @@ export interface ManifestFacts {
   readonly maxPathLength: number;
   /** False on a read-only mount: nothing can write the search control file, so AFI search is absent (profile 1). */
   readonly searchable: boolean;
+  /** False when there is no ranked /.search/<query>/ directory (an export); default true. */
+  readonly rankedSearch?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export function buildManifest(facts: ManifestFacts): Record<string, unknown> {
           max_results: facts.maxSearchResults,
           "x-ordering": `exact and regex: by (path, line); ${ranked}`,
         }
-      : { modes: [], max_results: 0, "x-ordering": ranked },
+      : { modes: [], max_results: 0, ...(facts.rankedSearch === false ? {} : { "x-ordering": ranked }) },
     path: { case_sensitive: true, max_length: facts.maxPathLength },
     auth: { required: false, methods: [] },
     "x-list-ordering":
