@@ -49,7 +49,8 @@ function nextSteps(args: MountArguments, mountpoint: string, where: "foreground"
       ]
     : [];
   const stop = `forage unmount ${shown}`;
-  lines.push(where === "foreground" ? `stop:  Ctrl-C here, or from anywhere: ${stop}` : `stop:  ${stop}`);
+  const anywhere = `${stop} (or fusermount3 -u ${shown})`;
+  lines.push(where === "foreground" ? `stop:  Ctrl-C here, or from anywhere: ${anywhere}` : `stop:  ${anywhere}`);
   return `${lines.join("\n")}\n`;
 }
 
