@@ -152,6 +152,7 @@ describe("forage openapi preview", () => {
   it("prints usage with --help", async () => {
     const run = await preview("--help");
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("usage: forage openapi preview");
+    expect(run.stdout).toMatch(/usage:\n {2}forage openapi preview <spec/);
+    expect(run.stdout).toContain("--auth-parameter NAME");
   });
 });
