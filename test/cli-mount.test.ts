@@ -156,12 +156,12 @@ describe.skipIf(skip !== undefined)("mount options through -o", () => {
 });
 
 describe.skipIf(skip !== undefined)("the foreground mount and npm start", () => {
-  test("--example prints three things to try and how to stop", async () => {
-    const mnt = mountpoint("example");
+  test.each(["example", "with space's"])("--example prints three things to try and how to stop (%s)", async (label) => {
+    const mnt = mountpoint(label);
     const daemon = await startDaemon(["--example"], mnt);
     const output = await daemon.waitFor(/stop: .*\n/);
     const text = daemon.output();
-    expect(output).toContain(`forage unmount ${mnt}`);
+    expect(output).toContain(`forage unmount ${quote(mnt).replace(/^'(\/[\w/.-]+)'$/, "$1")}`);
     expect(text).toContain("Ctrl-C");
     const tries = text.split("\n").filter((line) => /^(try:)?\s+(ls|cat) /.test(line));
     expect(tries).toHaveLength(3);

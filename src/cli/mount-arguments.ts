@@ -79,6 +79,14 @@ export const MOUNT_COMMAND: CommandSpec = {
     },
     { title: "sources", lines: SOURCE_LINES },
     {
+      title: "in the background (--daemon)",
+      lines: [
+        "The command returns once the mount is ready (or fails with the daemon's message and exit code).",
+        "The daemon appends its output to --log-file FILE, or else to $XDG_RUNTIME_DIR/forage/<name>-<hash>.log",
+        "(/tmp/forage-<uid>/<name>-<hash>.log without XDG_RUNTIME_DIR), <name> being the mountpoint's.",
+      ],
+    },
+    {
       title: "unmounting",
       lines: [
         "Ctrl-C (or SIGTERM) in the foreground, or from anywhere, whichever process serves it:",

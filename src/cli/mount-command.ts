@@ -40,25 +40,30 @@ export async function runMount(argv: readonly string[], io: CommandIo): Promise<
 
 /** What to try in the example mount (three lines), and how to stop any mount. */
 function nextSteps(args: MountArguments, mountpoint: string, where: "foreground" | "background"): string {
-  const shown = displayPath(mountpoint);
+  const at = (suffix = ""): string => shellWord(`${displayPath(mountpoint)}${suffix}`);
   const lines = args.example
     ? [
-        `try:   ls ${shown}/computers/local/files`,
-        `       cat ${shown}/README.md`,
-        `       ls "${shown}/.search/read a file/"`,
+        `try:   ls ${at("/computers/local/files")}`,
+        `       cat ${at("/README.md")}`,
+        `       ls ${shellWord(`${displayPath(mountpoint)}/.search/read a file/`, true)}`,
       ]
     : [];
-  const stop = `forage unmount ${shown}`;
-  const anywhere = `${stop} (or fusermount3 -u ${shown})`;
+  const anywhere = `forage unmount ${at()} (or fusermount3 -u ${at()})`;
   lines.push(where === "foreground" ? `stop:  Ctrl-C here, or from anywhere: ${anywhere}` : `stop:  ${anywhere}`);
   return `${lines.join("\n")}\n`;
 }
 
-/** The path as the user would type it from here: relative below the working directory, quoted when it must be. */
+/** The path as the user would type it from here: relative below the working directory. */
 function displayPath(path: string): string {
   const below = relative(process.cwd(), path);
-  const shown = below !== "" && !below.startsWith("..") ? below : path;
-  return /^[\w./-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, "'\\''")}'`;
+  return below !== "" && !below.startsWith("..") ? below : path;
+}
+
+/** `text` as one shell word: bare when safe, else quoted (double quotes when asked and possible, for readability). */
+function shellWord(text: string, preferDouble = false): string {
+  if (/^[\w./-]+$/.test(text)) return text;
+  if (preferDouble && !/["$`\\!]/.test(text)) return `"${text}"`;
+  return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** Rebuilds the revision when a source changes and swaps it in whole; a broken edit keeps the old one. */
