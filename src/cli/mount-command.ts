@@ -23,6 +23,11 @@ export async function runMount(argv: readonly string[], io: CommandIo): Promise<
     io.stdout(nextSteps(args, resolve(args.target), "background"));
     return 0;
   }
+  return serve(args, io);
+}
+
+/** Mounts, says so, and serves until the mount is gone. */
+async function serve(args: MountArguments, io: CommandIo): Promise<number> {
   const revision = await loadRevision(args);
   const handle = await mountTree(revision.tree, args.target, { ...args.fuse, readOnly: args.readOnly });
   const mode = args.readOnly ? "read-only, without the /.afi/search control file; " : "";
