@@ -36,11 +36,20 @@ function mountpoint(label: string): string {
   return path;
 }
 
-/** Runs `forage mount --daemon ...` and remembers the daemon it started, to stop it whatever happens. */
-function daemonize(args: string): ReturnType<typeof sh> {
-  const run = sh(`${cli} mount --daemon ${args}`);
+const logFiles: string[] = [];
+
+/**
+ * Runs `forage mount --daemon ...` and remembers the daemon it started, to stop it whatever
+ * happens, and its log, to remove it. It picks a --log-file beside the mountpoints unless told not to.
+ */
+function daemonize(args: string, { pickLog = true } = {}): ReturnType<typeof sh> {
+  const log = join("/tmp", `forage-cli-test-${process.pid}-${logFiles.length}.log`);
+  logFiles.push(log);
+  const run = sh(`${cli} mount --daemon ${pickLog ? `--log-file ${log} ` : ""}${args}`);
   const pid = /as pid (\d+)/.exec(run.stdout)?.[1];
   if (pid !== undefined) backgroundPids.push(Number(pid));
+  const printed = /log: (\S+)/.exec(run.stdout)?.[1];
+  if (printed !== undefined) logFiles.push(printed);
   return run;
 }
 
@@ -69,6 +78,7 @@ afterEach(async () => {
     if (!(await until(() => !alive(pid), 5_000))) process.kill(pid, "SIGKILL");
   }
   for (const path of mountpoints) forceUnmount(path);
+  for (const log of logFiles.splice(0)) rmSync(log, { force: true });
 });
 afterAll(() => {
   for (const path of mountpoints) removeMountpoint(path);
@@ -182,7 +192,7 @@ describe.skipIf(skip !== undefined)("daemon mode", () => {
   test("--daemon returns once mounted, prints pid and log, and keeps serving until forage unmount", async () => {
     const mnt = mountpoint("daemon");
     const log = join(mnt, "..", `${mnt.split("/").pop()}.log`);
-    const run = daemonize(`--log-file ${quote(log)} --example ${quote(mnt)}`);
+    const run = daemonize(`--log-file ${quote(log)} --example ${quote(mnt)}`, { pickLog: false });
     try {
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^forage: mounted 40 operations at /);
@@ -204,7 +214,7 @@ describe.skipIf(skip !== undefined)("daemon mode", () => {
 
   test("the default log lives in a private runtime directory, named after the mountpoint", () => {
     const mnt = mountpoint("daemon-log");
-    const run = daemonize(`--example ${quote(mnt)}`);
+    const run = daemonize(`--example ${quote(mnt)}`, { pickLog: false });
     expect(run.status, run.stderr).toBe(0);
     const log = /log: (\S+)/.exec(run.stdout)?.[1] as string;
     const base = process.env.XDG_RUNTIME_DIR
