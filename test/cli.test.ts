@@ -99,6 +99,8 @@ describe("usage errors exit 2 with one line on stderr", () => {
     [["mount", "-o", "subtree=", "--example", "m"], /incomplete mount option "subtree="/],
     [["mount", "--log-file", "x.log", "--example", "m"], /--log-file goes with --daemon/],
     [["mount", "--namespace"], /--namespace needs a value/],
+    [["mount", "--example", "m", "-o"], /-o, --option needs a value/],
+    [["mount", "--watch=yes", "--example", "m"], /--watch takes no value/],
     [["mount", "--example"], /missing the mountpoint/],
     [["mount", "--example", "a", "b"], /--example takes no source/],
     [["export", "-o", "allow_other", "--example", "t"], /-o allow_other applies to mount, not export/],

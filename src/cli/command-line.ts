@@ -54,29 +54,25 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new CliError(`${usageMistake(spec, argv, error)}; see forage ${spec.name} --help`, 2);
+    throw new CliError(`${usageMistake(spec, error)}; see forage ${spec.name} --help`, 2);
   }
   if (parsed.values.help === true) return "help";
   return { values: parsed.values, positionals: parsed.positionals };
 }
 
 /** parseArgs' messages name the option in its own words; ours name it as typed, in one line. */
-function usageMistake(spec: CommandSpec, argv: readonly string[], error: unknown): string {
+function usageMistake(spec: CommandSpec, error: unknown): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
-  const quoted = /'(-[^' ]+)/.exec(message)?.[1];
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${quoted ?? argv.find(isOption) ?? ""}`.trim();
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    const option = spec.options.find((candidate) => quoted?.includes(`--${candidate.name}`));
-    return option === undefined
-      ? (message.split("\n")[0] ?? message)
-      : `--${option.name} needs a value (${option.value ?? "VALUE"})`;
+  // "Unknown option '--nope'", "Option '-o, --option <value>' argument missing": the first quoted part.
+  const words = (/'([^']+)'/.exec(message)?.[1] ?? "").split(/[ ,]+/);
+  const option = spec.options.find((candidate) => words.includes(`--${candidate.name}`));
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${words[0] ?? ""}`.trim();
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option !== undefined) {
+    const flags = `${option.short === undefined ? "" : `-${option.short}, `}--${option.name}`;
+    return option.value === undefined ? `${flags} takes no value` : `${flags} needs a value (${option.value})`;
   }
   return message.split("\n")[0] ?? message;
-}
-
-function isOption(argument: string): boolean {
-  return argument.startsWith("-") && argument !== "-";
 }
 
 /** The option's string value, if given. */
