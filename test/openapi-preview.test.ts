@@ -146,12 +146,13 @@ describe("forage openapi preview", () => {
     expectOneLineRefusal(await preview(), 2, /usage: forage openapi preview/);
     expectOneLineRefusal(await preview("a.yaml", "b.yaml"), 2, /usage: forage openapi preview/);
     expectOneLineRefusal(await preview("a.yaml", "--yaml"), 2, /unknown option --yaml/);
-    expectOneLineRefusal(await preview("a.yaml", "--auth-parameter"), 2, /--auth-parameter needs a name/);
+    expectOneLineRefusal(await preview("a.yaml", "--auth-parameter"), 2, /--auth-parameter needs a value/);
   });
 
   it("prints usage with --help", async () => {
     const run = await preview("--help");
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("usage: forage openapi preview");
+    expect(run.stdout).toMatch(/usage:\n {2}forage openapi preview <spec/);
+    expect(run.stdout).toContain("--auth-parameter NAME");
   });
 });

@@ -14,8 +14,11 @@ export interface LoadedRevision {
   readonly operationCount: number;
 }
 
+/** Which kind of tree to build: a mount answers queries; an export is plain files and offers no search (profile 1). */
+export type TreeTarget = "mount" | "export";
+
 /** Loads the sources and builds the tree, narrowed by bound= and rooted at subtree= when given. */
-export async function loadRevision(args: MountArguments): Promise<LoadedRevision> {
+export async function loadRevision(args: MountArguments, target: TreeTarget = "mount"): Promise<LoadedRevision> {
   const { catalog, sources } = await loadCatalog(args.sources, args.example);
   const forage = args.bound === undefined ? catalog : createForage(catalog, { bound: args.bound });
   const { total: operationCount, catalogStamp } = forage.list({ namespace: args.subtree, limit: 1 });
@@ -30,7 +33,8 @@ export async function loadRevision(args: MountArguments): Promise<LoadedRevision
     stamp: catalogStamp,
     providerVersion: packageVersion(),
     subtree: args.subtree,
-    searchControl: !args.readOnly,
+    searchControl: target === "mount" && !args.readOnly,
+    rankedSearchDirectory: target === "mount",
     // A bound view shows bound operations only: what its sources left out is not for it to see.
     sources: args.bound === undefined ? sources : [],
   });

@@ -1,6 +1,24 @@
 import { readFileSync } from "node:fs";
 import { parseSourceSpec, type SourceSpec } from "./catalog-source.js";
 import { CliError } from "./cli-error.js";
+import {
+  type CommandSpec,
+  flagOption,
+  listOption,
+  type OptionSpec,
+  type ParsedCommand,
+  parseCommand,
+  stringOption,
+} from "./command-line.js";
+
+/** The FUSE options `-o` passes through to the mount (see MountOptions). */
+export interface FuseFlags {
+  readonly allowOther: boolean;
+  readonly defaultPermissions: boolean;
+  readonly autoUnmount: boolean;
+  readonly nonEmpty: boolean;
+  readonly debug: boolean;
+}
 
 /** What `forage mount` and `forage export` were asked to do. */
 export interface MountArguments {
@@ -10,33 +28,132 @@ export interface MountArguments {
   readonly subtree: string | undefined;
   readonly bound: readonly string[] | undefined;
   readonly watch: boolean;
-  readonly debug: boolean;
   /** `-o ro`: a kernel read-only mount, without the /.afi/search control file. */
   readonly readOnly: boolean;
+  readonly fuse: FuseFlags;
+  /** `--daemon`: return once mounted and serve in the background. */
+  readonly daemon: boolean;
+  /** `--log-file`: where a daemon writes; undefined for the default (docs/cli.md, "Daemon mode"). */
+  readonly logFile: string | undefined;
 }
 
-/**
- * Parses `[--example] [--watch] [--namespace NAME] [-o ro,subtree=NS,bound=FILE] <source>... <target>`.
- * `--namespace` applies to the single source given with it.
- */
-export function parseMountArguments(argv: readonly string[]): MountArguments {
-  const positional: string[] = [];
-  const options: string[] = [];
-  let example = false;
-  let watch = false;
-  let debug = false;
-  let namespace: string | undefined;
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index] as string;
-    if (argument === "--example") example = true;
-    else if (argument === "--watch") watch = true;
-    else if (argument === "--debug") debug = true;
-    else if (argument === "-o") options.push(...optionValue(argv, (index += 1), "-o").split(","));
-    else if (argument.startsWith("-o") && argument.length > 2) options.push(...argument.slice(2).split(","));
-    else if (argument === "--namespace") namespace = optionValue(argv, (index += 1), "--namespace");
-    else if (argument.startsWith("-")) throw new CliError(`unknown option ${argument}`, 2);
-    else positional.push(argument);
-  }
+const SOURCE_LINES = [
+  "A source is a JS module exporting `operations` or `catalog`, an OpenAPI 3.0/3.1 spec (.json/.yaml),",
+  "a JSON/YAML catalog file, an MCP tools/list result (.json/.yaml), a folder of them, or mcp:<command line>",
+  "to list a live MCP server over stdio (its tools are never called). Prefix NAME= to put a source under namespace NAME.",
+];
+
+const CATALOG_OPTIONS: readonly OptionSpec[] = [
+  { name: "example", help: "use the built-in example catalog instead of sources" },
+  { name: "namespace", value: "NAME", help: "put the single source under namespace NAME (for several: NAME=source)" },
+];
+
+/** `forage mount`: every option, and how to stop a mount. */
+export const MOUNT_COMMAND: CommandSpec = {
+  name: "mount",
+  summary: "serve a catalog as a FUSE filesystem (AFI profile 2; profile 1 with -o ro)",
+  synopsis: [
+    "forage mount [options] [-o OPT[,OPT...]] [NAME=]<source>... <mountpoint>",
+    "forage mount [options] --example <mountpoint>",
+  ],
+  options: [
+    { name: "option", short: "o", value: "OPTS", multiple: true, help: "mount options, comma-separated (below)" },
+    ...CATALOG_OPTIONS,
+    { name: "watch", help: "reload the sources when they change; a broken edit keeps the last good revision" },
+    { name: "daemon", help: "return once mounted and keep serving in the background; prints pid and log file" },
+    { name: "log-file", value: "FILE", help: "with --daemon: append the daemon's output to FILE" },
+    { name: "debug", short: "d", help: "same as -o debug" },
+  ],
+  sections: [
+    {
+      title: "mount options (-o)",
+      lines: [
+        "ro                   read-only in the kernel: fastest warm reads, no /.afi/search (AFI profile 1)",
+        "subtree=NAMESPACE    mount only this namespace (a.b or a/b) as the root",
+        "bound=FILE           show only operations matching FILE's patterns (one a.b.c, a.b.* or a.** per line)",
+        "allow_other          let other users read the mount (non-root: needs user_allow_other in /etc/fuse.conf)",
+        "default_permissions  let the kernel check the mode bits (0555 directories, 0444 files)",
+        "auto_unmount         unmount even if the daemon is killed (kill -9)",
+        "nonempty             mount over a non-empty directory, hiding its files while mounted",
+        "debug                print libfuse's request trace on stderr",
+      ],
+    },
+    { title: "sources", lines: SOURCE_LINES },
+    {
+      title: "in the background (--daemon)",
+      lines: [
+        "The command returns once the mount is ready (or fails with the daemon's message and exit code).",
+        "The daemon appends its output to --log-file FILE, or else to $XDG_RUNTIME_DIR/forage/<name>-<hash>.log",
+        "(/tmp/forage-<uid>/<name>-<hash>.log without XDG_RUNTIME_DIR), <name> being the mountpoint's.",
+      ],
+    },
+    {
+      title: "unmounting",
+      lines: [
+        "Ctrl-C (or SIGTERM) in the foreground, or from anywhere, whichever process serves it:",
+        "  forage unmount <mountpoint>     or     fusermount3 -u <mountpoint>",
+        "One mountpoint takes one mount: a second forage mount on it fails until the first ends.",
+      ],
+    },
+  ],
+  examples: [
+    "forage mount --example ./mnt                     # the built-in example; Ctrl-C unmounts",
+    "forage mount ttt=./tictactoe.yaml stock=./catalog.yaml ./mnt",
+    "forage mount --watch -o subtree=apps.bazaar,bound=./bound.txt ./ops.js ./mnt",
+    "forage mount --daemon -o ro,allow_other ./ops.js /srv/ops && forage unmount /srv/ops",
+  ],
+};
+
+/** `forage export`: writes what a read-only mount would show into a directory. */
+export const EXPORT_COMMAND: CommandSpec = {
+  name: "export",
+  summary: "write the catalog's tree to an ordinary directory (AFI profile 1: no .search/, no /.afi/search)",
+  synopsis: [
+    "forage export [-o subtree=NS,bound=FILE] [NAME=]<source>... <directory>",
+    "forage export [-o ...] --example <directory>",
+  ],
+  options: [
+    { name: "option", short: "o", value: "OPTS", multiple: true, help: "subtree=NAMESPACE, bound=FILE (as for mount)" },
+    ...CATALOG_OPTIONS,
+  ],
+  sections: [
+    { title: "sources", lines: SOURCE_LINES },
+    {
+      title: "the directory",
+      lines: [
+        "It must be empty or absent; export creates it. A failed export removes what it wrote,",
+        "never a directory that was there before. Text search is grep: an export has no ranked search.",
+      ],
+    },
+  ],
+  examples: ["forage export --example ./tree && tsc -p ./tree", "forage export ttt=./tictactoe.yaml ./tree"],
+};
+
+/** Parses `forage mount`'s arguments, or returns "help". */
+export function parseMountArguments(argv: readonly string[]): MountArguments | "help" {
+  const parsed = parseCommand(MOUNT_COMMAND, argv);
+  if (parsed === "help") return "help";
+  const logFile = stringOption(parsed, "log-file");
+  const daemon = flagOption(parsed, "daemon");
+  if (logFile !== undefined && !daemon) throw new CliError("--log-file goes with --daemon; see forage mount --help", 2);
+  const options = parseMountOptions(listOption(parsed, "option"), "mount");
+  const fuse = { ...options.fuse, debug: options.fuse.debug || flagOption(parsed, "debug") };
+  return { ...catalogArguments(parsed), ...options, fuse, watch: flagOption(parsed, "watch"), daemon, logFile };
+}
+
+/** Parses `forage export`'s arguments, or returns "help". */
+export function parseExportArguments(argv: readonly string[]): MountArguments | "help" {
+  const parsed = parseCommand(EXPORT_COMMAND, argv);
+  if (parsed === "help") return "help";
+  const options = parseMountOptions(listOption(parsed, "option"), "export");
+  return { ...catalogArguments(parsed), ...options, watch: false, daemon: false, logFile: undefined };
+}
+
+/** The sources (or --example) and the target, the last positional. */
+function catalogArguments(parsed: ParsedCommand): Pick<MountArguments, "sources" | "example" | "target"> {
+  const positional = [...parsed.positionals];
+  const example = flagOption(parsed, "example");
+  const namespace = stringOption(parsed, "namespace");
   const target = positional.pop();
   if (target === undefined) throw new CliError("missing the mountpoint (or export directory)", 2);
   if (example === positional.length > 0)
@@ -46,40 +163,50 @@ export function parseMountArguments(argv: readonly string[]): MountArguments {
   const sources = positional
     .map(parseSourceSpec)
     .map((source) => (namespace === undefined ? source : { ...source, namespace }));
-  return { sources, example, target, watch, debug, ...parseMountOptions(options) };
+  return { sources, example, target };
 }
 
-function optionValue(argv: readonly string[], index: number, flag: string): string {
-  const value = argv[index];
-  if (value === undefined) throw new CliError(`${flag} needs a value`, 2);
-  return value;
-}
+const FUSE_FLAGS: Readonly<Record<string, keyof FuseFlags>> = {
+  allow_other: "allowOther",
+  default_permissions: "defaultPermissions",
+  auto_unmount: "autoUnmount",
+  nonempty: "nonEmpty",
+  debug: "debug",
+};
 
-/** `-o` options: `ro`, `subtree=NS`, `bound=FILE`. */
-function parseMountOptions(options: readonly string[]): {
-  subtree: string | undefined;
-  bound: readonly string[] | undefined;
-  readOnly: boolean;
-} {
+/** `-o` options, as sshfs takes them: comma-separated, repeatable. Export takes only those that shape the tree. */
+function parseMountOptions(
+  groups: readonly string[],
+  command: "mount" | "export",
+): Pick<MountArguments, "subtree" | "bound" | "readOnly" | "fuse"> {
   let subtree: string | undefined;
   let bound: string[] | undefined;
   let readOnly = false;
-  for (const option of options) {
+  const fuse: Record<keyof FuseFlags, boolean> = {
+    allowOther: false,
+    defaultPermissions: false,
+    autoUnmount: false,
+    nonEmpty: false,
+    debug: false,
+  };
+  for (const option of groups.flatMap((group) => group.split(",")).filter((option) => option !== "")) {
     const [key, value] = option.split(/=(.*)/s, 2) as [string, string | undefined];
-    if (key === "ro" && value === undefined) readOnly = true;
-    else if (key === "subtree" && value)
-      subtree = value
-        .replace(/^\/+|\/+$/g, "")
-        .split("/")
-        .join(".");
+    const flag = FUSE_FLAGS[key];
+    if (key === "subtree" && value) subtree = value.replace(/^\/+|\/+$/g, "").replaceAll("/", ".");
     else if (key === "bound" && value) bound = readBoundFile(value);
-    else
-      throw new CliError(
-        `unknown or incomplete mount option ${JSON.stringify(option)}: expected ro, subtree=<namespace> or bound=<file>`,
-        2,
-      );
+    else if (key === "ro" && value === undefined) readOnly = true;
+    else if (command === "export" && flag !== undefined)
+      throw new CliError(`-o ${key} applies to mount, not export`, 2);
+    else if (flag !== undefined && value === undefined) fuse[flag] = true;
+    else throw new CliError(`unknown or incomplete mount option ${JSON.stringify(option)}; ${expected(command)}`, 2);
   }
-  return { subtree, bound, readOnly };
+  return { subtree, bound, readOnly, fuse };
+}
+
+function expected(command: "mount" | "export"): string {
+  return command === "export"
+    ? "export takes subtree=<namespace>, bound=<file> and ro (an export is always read-only)"
+    : `expected ro, subtree=<namespace>, bound=<file>, ${Object.keys(FUSE_FLAGS).join(", ")}`;
 }
 
 /** A bound file: one operation path pattern per line; blank lines and `#` comments are skipped. */

@@ -1,14 +1,30 @@
+import { relative, resolve } from "node:path";
 import { type MountHandle, mountTree } from "../fuse/index.js";
 import { MCP_PREFIX, type SourceSpec } from "./catalog-source.js";
 import { type LoadedRevision, loadRevision } from "./catalog-tree-source.js";
 import type { CommandIo } from "./command-io.js";
+import { commandHelp } from "./command-line.js";
+import { count } from "./count.js";
+import { isDaemonChild, reportReady, startDaemon } from "./daemon.js";
 import { describeFailure } from "./describe-failure.js";
-import { type MountArguments, parseMountArguments } from "./mount-arguments.js";
+import { MOUNT_COMMAND, type MountArguments, parseMountArguments } from "./mount-arguments.js";
 import { watchSources } from "./source-watcher.js";
 
-/** `forage mount`: serves the catalog in the foreground until unmounted, SIGINT or SIGTERM. */
+/** `forage mount`: serves the catalog in the foreground until unmounted, SIGINT or SIGTERM; or, with --daemon, in the background. */
 export async function runMount(argv: readonly string[], io: CommandIo): Promise<number> {
   const args = parseMountArguments(argv);
+  if (args === "help") {
+    io.stdout(commandHelp(MOUNT_COMMAND));
+    return 0;
+  }
+  if (args.daemon && !isDaemonChild()) {
+    const started = await startDaemon(argv, args.target, args.logFile, io);
+    if (typeof started === "number") return started;
+    io.stdout(`forage: serving in the background as pid ${started.pid}; log: ${started.logFile}\n`);
+    io.stdout(nextSteps(args, resolve(args.target), "background"));
+    return 0;
+  }
+  // Held only in the process that serves, so a daemon's parent never starts the servers.
   const live = args.watch && args.sources.some(isMcpServer) ? await holdLiveServers() : undefined;
   try {
     return await serve(args, io, live);
@@ -17,18 +33,49 @@ export async function runMount(argv: readonly string[], io: CommandIo): Promise<
   }
 }
 
+/** Mounts, says so, and serves until the mount is gone. */
 async function serve(args: MountArguments, io: CommandIo, live: LiveServers | undefined): Promise<number> {
   const revision = await loadRevision(args);
-  const handle = await mountTree(revision.tree, args.target, { debug: args.debug, readOnly: args.readOnly });
+  const handle = await mountTree(revision.tree, args.target, { ...args.fuse, readOnly: args.readOnly });
   const mode = args.readOnly ? "read-only, without the /.afi/search control file; " : "";
   io.stdout(
-    `forage: mounted ${revision.operationCount} operations at ${handle.mountpoint} (${mode}revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`,
+    `forage: mounted ${count(revision.operationCount, "operation")} at ${handle.mountpoint} (${mode}revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`,
   );
+  if (isDaemonChild()) reportReady();
+  else io.stdout(nextSteps(args, handle.mountpoint, "foreground"));
   const stopWatching = args.watch ? watchForReloads(args, handle, revision, io, live) : undefined;
   const closed = await handle.closed;
   stopWatching?.();
   io.stdout(`forage: ${closed.external ? "unmounted from outside" : "unmounted"} ${handle.mountpoint}\n`);
   return 0;
+}
+
+/** What to try in the example mount (three lines), and how to stop any mount. */
+function nextSteps(args: MountArguments, mountpoint: string, where: "foreground" | "background"): string {
+  const at = (suffix = ""): string => shellWord(`${displayPath(mountpoint)}${suffix}`);
+  const lines = args.example
+    ? [
+        `try:   ls ${at("/computers/local/files")}`,
+        `       cat ${at("/README.md")}`,
+        `       ls ${shellWord(`${displayPath(mountpoint)}/.search/read a file/`, true)}`,
+      ]
+    : [];
+  const anywhere = `forage unmount ${at()} (or fusermount3 -u ${at()})`;
+  lines.push(where === "foreground" ? `stop:  Ctrl-C here, or from anywhere: ${anywhere}` : `stop:  ${anywhere}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The path as the user would type it from here: relative below the working directory. */
+function displayPath(path: string): string {
+  const below = relative(process.cwd(), path);
+  return below !== "" && !below.startsWith("..") ? below : path;
+}
+
+/** `text` as one shell word: bare when safe, else quoted (double quotes when asked and possible, for readability). */
+function shellWord(text: string, preferDouble = false): string {
+  if (/^[\w./-]+$/.test(text)) return text;
+  if (preferDouble && !/["$`\\!]/.test(text)) return `"${text}"`;
+  return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** Rebuilds the revision when a source changes and swaps it in whole; a broken edit keeps the old one. */
@@ -47,7 +94,9 @@ function watchForReloads(
       if (next.catalog.stamp() === current) return;
       await handle.swap(next.tree);
       current = next.catalog.stamp();
-      io.stdout(`forage: reloaded ${next.operationCount} operations (revision ${next.catalog.revision}, ${current})\n`);
+      io.stdout(
+        `forage: reloaded ${count(next.operationCount, "operation")} (revision ${next.catalog.revision}, ${current})\n`,
+      );
     } catch (error) {
       io.stderr(`forage: reload failed, still serving ${current}: ${describeFailure(error)}\n`);
     }

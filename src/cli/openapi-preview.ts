@@ -3,9 +3,20 @@ import type { NormalizedOpenApi, OpenApiOperation } from "../openapi/index.js";
 import { MAX_SPEC_BYTES, normalizeOpenApi, toOpenApiTableRow } from "../openapi/index.js";
 import { CliError } from "./cli-error.js";
 import type { CommandIo } from "./command-io.js";
+import { type CommandSpec, commandHelp, flagOption, parseCommand, stringOption } from "./command-line.js";
 import { describeFailure } from "./describe-failure.js";
 
-const USAGE = "usage: forage openapi preview <spec.json|spec.yaml> [--json] [--auth-parameter NAME]";
+/** `forage openapi preview`: what intake would take from a spec, and why it leaves the rest. */
+export const OPENAPI_PREVIEW_COMMAND: CommandSpec = {
+  name: "openapi preview",
+  summary: "list a spec's supported operations, and every unsupported one with its reason",
+  synopsis: ["forage openapi preview <spec.json|spec.yaml> [--json] [--auth-parameter NAME]"],
+  options: [
+    { name: "json", help: "print the preview as JSON" },
+    { name: "auth-parameter", value: "NAME", help: "treat parameter NAME as the API's credential, not an input" },
+  ],
+  examples: ["forage openapi preview ./tictactoe.yaml", "forage openapi preview ./uspto.json --json | jq .unsupported"],
+};
 
 interface PreviewArguments {
   readonly spec: string;
@@ -23,7 +34,7 @@ export async function runOpenApiPreview(argv: readonly string[], io: CommandIo):
   try {
     const args = parsePreviewArguments(argv);
     if (args === "help") {
-      io.stdout(`${USAGE}\n`);
+      io.stdout(commandHelp(OPENAPI_PREVIEW_COMMAND));
       return 0;
     }
     const preview = normalizeOpenApi(
@@ -39,28 +50,13 @@ export async function runOpenApiPreview(argv: readonly string[], io: CommandIo):
 }
 
 function parsePreviewArguments(argv: readonly string[]): PreviewArguments | "help" {
-  let json = false;
-  let authParameter: string | undefined;
-  const positional: string[] = [];
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index] as string;
-    if (argument === "--help" || argument === "-h") return "help";
-    if (argument === "--json") json = true;
-    else if (argument === "--auth-parameter") authParameter = requireValue(argv[(index += 1)]);
-    else if (argument.startsWith("--auth-parameter="))
-      authParameter = requireValue(argument.slice("--auth-parameter=".length));
-    else if (argument.startsWith("-") && argument !== "-")
-      throw new CliError(`unknown option ${argument}; ${USAGE}`, 2);
-    else positional.push(argument);
-  }
-  const [spec, extra] = positional;
-  if (spec === undefined || extra !== undefined) throw new CliError(USAGE, 2);
-  return { spec, json, authParameter };
-}
-
-function requireValue(value: string | undefined): string {
-  if (value === undefined || value === "") throw new CliError(`--auth-parameter needs a name; ${USAGE}`, 2);
-  return value;
+  const parsed = parseCommand(OPENAPI_PREVIEW_COMMAND, argv);
+  if (parsed === "help") return "help";
+  const [spec, extra] = parsed.positionals;
+  if (spec === undefined || extra !== undefined) throw new CliError(`usage: ${OPENAPI_PREVIEW_COMMAND.synopsis[0]}`, 2);
+  const authParameter = stringOption(parsed, "auth-parameter");
+  if (authParameter === "") throw new CliError("--auth-parameter needs a value (NAME)", 2);
+  return { spec, json: flagOption(parsed, "json"), authParameter };
 }
 
 // The size is checked before reading, so a huge file is refused without loading it.

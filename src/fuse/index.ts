@@ -3,9 +3,18 @@
  * Importing this never loads the native addon; mounting does.
  */
 
+export { allowOtherRefusal, permitsUserAllowOther } from "./allow-other.js";
 export { errnoFor } from "./errno.js";
 export { type MountClosed, type MountHandle, type MountOptions, mountOptionString, mountTree } from "./mount.js";
 export { clearStaleMount, type MountpointOptions, mountedType, prepareMountpoint } from "./mountpoint.js";
+export {
+  type LockHolder,
+  lockHolder,
+  lockKeyPath,
+  lockMountpoint,
+  type MountpointLock,
+  waitForLockRelease,
+} from "./mountpoint-lock.js";
 export {
   FUSE_INSTALL_HINT,
   FuseUnavailableError,

@@ -10,7 +10,9 @@
  */
 import { resolve } from "node:path";
 import type { VirtualTree } from "../tree/virtual-tree.js";
+import { allowOtherRefusal } from "./allow-other.js";
 import { prepareMountpoint } from "./mountpoint.js";
+import { lockMountpoint, type MountpointLock } from "./mountpoint-lock.js";
 import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
 import { settleHeap } from "./settle-heap.js";
 import { type PreparedTree, TreeFilesystem } from "./tree-filesystem.js";
@@ -104,7 +106,9 @@ export function mountOptionString(options: MountOptions): string {
 /**
  * Mounts `tree` at `mountpoint` and serves it from this process's event loop.
  * Throws (leaving nothing mounted) when FUSE is unavailable — the message
- * says what to install — or when the mountpoint is unusable.
+ * says what to install — when the mountpoint is unusable, when another
+ * process holds its lock (one mount per mountpoint), or when allow_other is
+ * asked for but not permitted.
  *
  * Never read the mount from this same process synchronously: the reader
  * would block the event loop that has to answer it.
@@ -115,7 +119,25 @@ export async function mountTree(
   options: MountOptions = {},
 ): Promise<MountHandle> {
   const native = loadNativeBinding();
-  const path = prepareMountpoint(resolve(mountpoint), { nonEmpty: options.nonEmpty ?? false });
+  const refusal = options.allowOther ? allowOtherRefusal() : undefined;
+  if (refusal !== undefined) throw new Error(refusal);
+  const lock = await lockMountpoint(resolve(mountpoint));
+  try {
+    return mountLocked(native, tree, resolve(mountpoint), options, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+function mountLocked(
+  native: NativeBinding,
+  tree: VirtualTree,
+  mountpoint: string,
+  options: MountOptions,
+  lock: MountpointLock,
+): MountHandle {
+  const path = prepareMountpoint(mountpoint, { nonEmpty: options.nonEmpty ?? false });
   const entryTimeout = options.entryTimeout ?? LONG_TIMEOUT;
   const filesystem = new TreeFilesystem(native, tree, {
     entryTimeout,
@@ -124,7 +146,7 @@ export async function mountTree(
     controlFiles: !(options.noOpen ?? options.readOnly),
     onError: options.onError ?? defaultOnError,
   });
-  const mount = mountWithTable(native, filesystem, tree, path, options);
+  const mount = mountWithTable(native, filesystem, tree, path, options, lock);
   // Requests wait for the event loop, so this still runs before the first one is served.
   settleHeap(() => native.releaseFreeMemory());
   return mount;
@@ -141,8 +163,9 @@ function mountWithTable(
   tree: VirtualTree,
   path: string,
   options: MountOptions,
+  lock: MountpointLock,
 ): Mount {
-  return new Mount(native, filesystem, filesystem.prepare(tree), path, options);
+  return new Mount(native, filesystem, filesystem.prepare(tree), path, options, lock);
 }
 
 class Mount implements MountHandle {
@@ -161,6 +184,7 @@ class Mount implements MountHandle {
     prepared: PreparedTree,
     mountpoint: string,
     options: MountOptions,
+    lock: MountpointLock,
   ) {
     this.#native = native;
     this.#filesystem = filesystem;
@@ -184,6 +208,7 @@ class Mount implements MountHandle {
         onError: options.onError ?? defaultOnError,
         onClose: (external) => {
           this.#open = false;
+          lock.release();
           this.#removeProcessHooks();
           settle({ external });
         },

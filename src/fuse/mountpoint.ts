@@ -107,9 +107,7 @@ export function prepareMountpoint(path: string, options: MountpointOptions = {})
   if (type)
     throw new Error(`mountpoint ${path} is already mounted (${type}); unmount it first (fusermount3 -u ${path})`);
   if (!options.nonEmpty && readdirSync(canonical).length > 0) {
-    throw new Error(
-      `mountpoint ${path} is not empty; mounting would hide its files (use the nonempty option to do it anyway)`,
-    );
+    throw new Error(`mountpoint ${path} is not empty; mounting would hide its files (use -o nonempty to do it anyway)`);
   }
   return canonical;
 }

@@ -32,6 +32,8 @@ export interface CatalogTreeOptions {
   readonly subtree?: string;
   /** Serve the `/.afi/search` control file (default true); false for read-only mounts, where nothing could write it. */
   readonly searchControl?: boolean;
+  /** Serve the ranked `/.search/<query>/` directory (default true); false for an export, which cannot answer queries. */
+  readonly rankedSearchDirectory?: boolean;
   /** What each intake source says about itself, shown in its namespace directory. */
   readonly sources?: readonly SourceInfo[];
 }
@@ -323,6 +325,7 @@ class CatalogTree implements VirtualTree {
 
   private addMetadata(options: CatalogTreeOptions, operationCount: number, sources: readonly SourceInfo[]): void {
     const searchable = options.searchControl ?? true;
+    const rankedSearch = options.rankedSearchDirectory ?? true;
     const facts = {
       revision: options.revision,
       stamp: options.stamp,
@@ -330,6 +333,7 @@ class CatalogTree implements VirtualTree {
       subtree: options.subtree ?? null,
       searchable,
       sources: sources.map((source) => this.manifestSource(source)),
+      rankedSearch,
     };
     const manifest = buildManifest({
       ...facts,
@@ -340,7 +344,8 @@ class CatalogTree implements VirtualTree {
     this.addDirectory("/.afi", undefined);
     this.addFile("/.afi/manifest.json", () => `${JSON.stringify(manifest, null, 2)}\n`);
     if (searchable) this.addNode(CONTROL_FILE, { kind: "control" });
-    this.addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
+    if (rankedSearch)
+      this.addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
     this.addFile("/README.md", () => mountReadme(facts));
     this.addFile("/tsconfig.json", mountTsconfig);
   }

@@ -27,6 +27,8 @@ export interface ManifestFacts {
   readonly searchable: boolean;
   /** The intake sources at or under the root, in command-line order. */
   readonly sources: readonly ManifestSource[];
+  /** False when there is no ranked /.search/<query>/ directory (an export); default true. */
+  readonly rankedSearch?: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ export function buildManifest(facts: ManifestFacts): Record<string, unknown> {
           max_results: facts.maxSearchResults,
           "x-ordering": `exact and regex: by (path, line); ${ranked}`,
         }
-      : { modes: [], max_results: 0, "x-ordering": ranked },
+      : { modes: [], max_results: 0, ...(facts.rankedSearch === false ? {} : { "x-ordering": ranked }) },
     path: { case_sensitive: true, max_length: facts.maxPathLength },
     auth: { required: false, methods: [] },
     "x-list-ordering":
