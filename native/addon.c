@@ -20,6 +20,14 @@
 #include <malloc.h>
 #endif
 
+/* The handler names JS passes in its handlers object, by enum forage_op. */
+static const char *const op_names[OP_COUNT] = {
+  [OP_LOOKUP] = "lookup",     [OP_FORGET] = "forget",   [OP_GETATTR] = "getattr",
+  [OP_SETATTR] = "setattr",   [OP_READLINK] = "readlink", [OP_OPEN] = "open",
+  [OP_READ] = "read",         [OP_WRITE] = "write",     [OP_FLUSH] = "flush",
+  [OP_RELEASE] = "release",   [OP_READDIR] = "readdir", [OP_STATFS] = "statfs",
+};
+
 static bool named_number(napi_env env, napi_value obj, const char *key, double *out) {
   napi_value v;
   napi_valuetype type;
@@ -76,7 +84,7 @@ static bool read_config(napi_env env, napi_value obj, struct mount_config *c) {
 }
 
 static void keep_handlers(napi_env env, forage_session *s, napi_value handlers) {
-  for (int i = 0; i < OP_COUNT; i++) s->handlers[i] = function_ref(env, handlers, forage_op_names[i]);
+  for (int i = 0; i < OP_COUNT; i++) s->handlers[i] = function_ref(env, handlers, op_names[i]);
   s->on_error = function_ref(env, handlers, "onError");
   s->on_close = function_ref(env, handlers, "onClose");
   napi_value resource, name;

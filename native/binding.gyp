@@ -6,14 +6,18 @@
       "target_name": "forage_fuse",
       "sources": [
         "addon.c",
+        "attributes.c",
         "invalidate.c",
+        "js-calls.c",
         "js.c",
+        "log-capture.c",
         "node-table.c",
         "ops.c",
+        "plain-files.c",
         "replies.c",
         "requests.c",
-        "table-replies.c",
-        "session.c"
+        "session.c",
+        "table-replies.c"
       ],
       "cflags": ["-std=gnu11", "-Wall", "-Wextra", "-O2", "<!@(pkg-config --cflags fuse3)"],
       "cflags!": ["-fno-exceptions"],

@@ -39,9 +39,6 @@ enum forage_op {
   OP_COUNT
 };
 
-/* The handler names JS passes in its handlers object, by enum forage_op. */
-extern const char *const forage_op_names[OP_COUNT];
-
 /* Flags JS passes to replyOpen (our own small ABI, not the kernel's). */
 enum forage_open_flag {
   OPEN_KEEP_CACHE = 1,
@@ -82,6 +79,20 @@ typedef struct node_table {
   double entry_timeout, attr_timeout, negative_timeout;
 } node_table;
 
+/* The one lifecycle of a session. It only moves down this list.
+ *
+ *   SERVING --unmount()--> CLOSING --no batch pending--> CLOSED
+ *   SERVING or CLOSING --the kernel ends it--> ENDED --> CLOSED
+ *   any state before CLOSED --Node's environment or the process goes--> ABANDONED
+ */
+enum session_state {
+  SESSION_SERVING,   /* mounted: requests are served */
+  SESSION_CLOSING,   /* unmount() asked: served only while an invalidation batch needs it */
+  SESSION_ENDED,     /* the kernel ended it (unmounted from outside, or the device failed) */
+  SESSION_CLOSED,    /* torn down: unmounted, libfuse's session freed, onClose on its way */
+  SESSION_ABANDONED, /* torn down without JS: only the mount was detached, memory is left */
+};
+
 typedef struct forage_session {
   napi_env env;
   struct fuse_session *se;
@@ -112,18 +123,48 @@ typedef struct forage_session {
 
   node_table *table; /* NULL until JS loads one */
 
-  int dispatch_depth;              /* > 0 while inside fuse_session_process_buf */
-  bool in_js;                      /* JS scopes open for this wakeup (see session_enter_js) */
+  /* JS scopes opened lazily for the rest of one wakeup (js-calls.c). */
+  bool in_js;
   napi_handle_scope js_handles;
   napi_callback_scope js_callback;
-  bool closing;                    /* teardown requested */
-  bool ended;                      /* the kernel side is gone (unmounted from outside) */
-  bool torn_down;                  /* libfuse session unmounted */
-  bool env_gone;                   /* Node is shutting down: never call JS again */
-  volatile int pending_invalidations; /* batches on the threadpool */
-  int refs;                        /* the JS external + the live mount */
-  struct forage_session *next;     /* list of live sessions, for exit hooks */
+
+  /* The lifecycle (session.c). Written on the loop thread only; invalidation
+   * batches on the threadpool read it too, through session_state(). */
+  enum session_state state;
+  bool external;             /* what onClose reports: the kernel ended the session */
+  bool dispatching;          /* inside fuse_session_process_buf: teardown must wait */
+  int pending_invalidations; /* batches on the threadpool: teardown must wait */
+  int refs;                  /* the JS external, the live mount, each pending batch */
+  struct forage_session *next; /* list of live sessions, for exit hooks */
 } forage_session;
+
+/* Declarations by file, in layers: each file calls only files of the layers
+ * above its own in this list (docs/native.md, "Layers"; checked by
+ * test/native-layers.test.ts). */
+
+static inline enum session_state session_state(const forage_session *s) {
+  return __atomic_load_n(&s->state, __ATOMIC_RELAXED);
+}
+
+/* False once no JS may be called for this session again. */
+static inline bool session_js_allowed(const forage_session *s) {
+  return session_state(s) != SESSION_ABANDONED;
+}
+
+/* ---- Layer 0 ------------------------------------------------------------ */
+
+/* js.c: reading and making JS values. Each reader throws a TypeError and
+ * returns false when the value has the wrong type. */
+bool js_args(napi_env env, napi_callback_info info, size_t n, napi_value *argv);
+bool js_int64(napi_env env, napi_value v, int64_t *out);
+bool js_double(napi_env env, napi_value v, double *out);
+bool js_bool(napi_env env, napi_value v, bool *out);
+char *js_string_dup(napi_env env, napi_value v); /* malloc'd; NULL on error */
+bool js_string_into(napi_env env, napi_value v, char *buf, size_t size, size_t *len);
+bool js_session(napi_env env, napi_value v, forage_session **out);
+napi_value js_boolean(napi_env env, bool b);
+napi_value js_number(napi_env env, double d);
+napi_value js_undefined(napi_env env);
 
 /* requests.c: pending requests, named by ids that are safe to hand to JS. */
 int64_t requests_add(fuse_req_t req, forage_session *owner);
@@ -131,25 +172,23 @@ fuse_req_t requests_take(int64_t id, forage_session **owner);
 bool requests_is_pending(int64_t id);
 void requests_fail_all(forage_session *owner, int err);
 
-/* ops.c: the low-level operations table. */
-extern const struct fuse_lowlevel_ops forage_ops;
-void forage_report_exception(forage_session *s);
+/* plain-files.c: which inodes are plain files, opened without JS. */
+void plain_note_mode(forage_session *s, uint64_t ino, uint32_t mode);
+bool plain_holds(const forage_session *s, uint64_t ino);
 
-/* session.c: mount, event loop integration and teardown. */
-forage_session *session_mount(napi_env env, const char *mountpoint, const char *options,
-                              bool debug, char *error, size_t error_size);
-void session_request_close(forage_session *s, bool force);
-void session_maybe_teardown(forage_session *s);
-void session_unref(forage_session *s);
-void session_install_exit_hooks(napi_env env);
-void session_fill_stat(const forage_session *s, struct stat *st, uint64_t ino, uint32_t mode,
-                       double size);
-size_t session_add_direntry(forage_session *s, fuse_req_t req, char *buf, size_t remaining,
-                            const char *name, uint64_t ino, uint32_t mode, double size, bool plus,
-                            double entry_timeout, double attr_timeout, off_t next);
-void session_enter_js(forage_session *s);
-void session_note_mode(forage_session *s, uint64_t ino, uint32_t mode);
-bool session_is_plain(const forage_session *s, uint64_t ino);
+/* log-capture.c: libfuse's log, captured while mounting for a useful error. */
+void log_install(void);
+void log_capture_begin(char *buf, size_t size);
+void log_capture_end(void);
+
+/* ---- Layer 1 ------------------------------------------------------------ */
+
+/* attributes.c: the stat and directory entries replies carry. */
+void attr_fill_stat(const forage_session *s, struct stat *st, uint64_t ino, uint32_t mode,
+                    double size);
+size_t attr_add_direntry(forage_session *s, fuse_req_t req, char *buf, size_t remaining,
+                         const char *name, uint64_t ino, uint32_t mode, double size, bool plus,
+                         double entry_timeout, double attr_timeout, off_t next);
 
 /* node-table.c: the tree JS hands over whole (NULL-safe lookups). */
 node_table *table_from_js(napi_env env, napi_value spec); /* NULL with an exception pending */
@@ -157,6 +196,31 @@ void table_free(node_table *t);
 const table_node *table_find(const node_table *t, uint64_t ino);
 const table_node *table_child(const node_table *t, const table_node *dir, const char *name);
 const char *table_data(const node_table *t, const table_node *n);
+
+/* js-calls.c: calls into JS from libfuse and libuv callbacks. */
+void js_enter(forage_session *s);
+void js_leave(forage_session *s);
+void js_report_exception(forage_session *s);
+
+/* One call into a JS handler, built by call_begin*, the call_<type>
+ * arguments, then call_end. */
+struct js_call {
+  forage_session *s;
+  napi_handle_scope scope;
+  napi_value fn;
+  napi_value argv[6];
+  size_t argc;
+  int64_t id; /* 0 for calls that answer nothing (forget) */
+};
+bool call_begin(struct js_call *c, fuse_req_t req, enum forage_op op);
+bool call_begin_notice(struct js_call *c, forage_session *s, enum forage_op op);
+void call_number(struct js_call *c, double d);
+void call_string(struct js_call *c, const char *str);
+void call_bool(struct js_call *c, bool b);
+void call_bytes(struct js_call *c, const char *data, size_t size);
+void call_end(struct js_call *c);
+
+/* ---- Layer 2 ------------------------------------------------------------ */
 
 /* table-replies.c: requests answered from the node table; false = not ours. */
 bool table_lookup(forage_session *s, fuse_req_t req, fuse_ino_t parent, const char *name);
@@ -169,9 +233,6 @@ bool table_readdir(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t siz
 bool table_holds(const forage_session *s, fuse_ino_t ino);
 napi_value js_load_table(napi_env env, napi_callback_info info);
 
-/* invalidate.c: kernel cache invalidation off the event loop thread. */
-napi_value js_invalidate(napi_env env, napi_callback_info info);
-
 /* replies.c: the reply functions exported to JS. */
 napi_value js_reply_err(napi_env env, napi_callback_info info);
 napi_value js_reply_entry(napi_env env, napi_callback_info info);
@@ -183,17 +244,28 @@ napi_value js_reply_write(napi_env env, napi_callback_info info);
 napi_value js_reply_statfs(napi_env env, napi_callback_info info);
 napi_value js_reply_readdir(napi_env env, napi_callback_info info);
 
-/* js.c: small helpers for reading JS arguments. Each throws a TypeError and
- * returns false when the value has the wrong type. */
-bool js_args(napi_env env, napi_callback_info info, size_t n, napi_value *argv);
-bool js_int64(napi_env env, napi_value v, int64_t *out);
-bool js_double(napi_env env, napi_value v, double *out);
-bool js_bool(napi_env env, napi_value v, bool *out);
-char *js_string_dup(napi_env env, napi_value v); /* malloc'd; NULL on error */
-bool js_string_into(napi_env env, napi_value v, char *buf, size_t size, size_t *len);
-bool js_session(napi_env env, napi_value v, forage_session **out);
-napi_value js_boolean(napi_env env, bool b);
-napi_value js_number(napi_env env, double d);
-napi_value js_undefined(napi_env env);
+/* ---- Layer 3 ------------------------------------------------------------ */
+
+/* ops.c: the low-level operations, and the one libfuse session over them. */
+struct fuse_session *ops_new_session(forage_session *s, const char *options, bool debug);
+
+/* ---- Layer 4 ------------------------------------------------------------ */
+
+/* session.c: mount, the event loop integration, and teardown. */
+forage_session *session_mount(napi_env env, const char *mountpoint, const char *options,
+                              bool debug, char *error, size_t error_size);
+void session_request_close(forage_session *s, bool force);
+void session_maybe_teardown(forage_session *s);
+void session_unref(forage_session *s);
+void session_install_exit_hooks(napi_env env);
+
+/* ---- Layer 5 ------------------------------------------------------------ */
+
+/* invalidate.c: kernel cache invalidation off the event loop thread. */
+napi_value js_invalidate(napi_env env, napi_callback_info info);
+
+/* ---- Layer 6 ------------------------------------------------------------ */
+
+/* addon.c: the module (mount, unmount, setMtime, loadTable, ...); exports nothing to C. */
 
 #endif

@@ -42,9 +42,10 @@ static void count_result(struct inval_batch *b, int res) {
   if (res != 0 && res != -ENOENT) b->failures++;
 }
 
-/* Threadpool: may block in the kernel until the loop answers a request. */
+/* Threadpool: may block in the kernel until the loop answers a request.
+ * Stops early once the kernel side is gone: nothing is left to invalidate. */
 static bool session_ended(const forage_session *s) {
-  return __atomic_load_n(&s->ended, __ATOMIC_RELAXED); /* written by the loop thread */
+  return session_state(s) >= SESSION_ENDED;
 }
 
 static void run_batch(napi_env env, void *data) {
@@ -64,11 +65,11 @@ static void finish_batch(napi_env env, napi_status status, void *data) {
   struct inval_batch *b = data;
   forage_session *s = b->s;
   s->pending_invalidations--;
-  if (!s->env_gone) {
+  if (session_js_allowed(s)) {
     napi_value callback, failures = js_number(env, status == napi_ok ? b->failures : -1);
     napi_get_reference_value(env, b->callback, &callback);
     if (napi_call_function(env, js_undefined(env), callback, 1, &failures, NULL) != napi_ok)
-      forage_report_exception(s);
+      js_report_exception(s);
   }
   free_batch(env, b);
   session_maybe_teardown(s);
@@ -115,7 +116,7 @@ napi_value js_invalidate(napi_env env, napi_callback_info info) {
   forage_session *s;
   uint32_t inode_count = 0, parent_count = 0, name_count = 0;
   if (!js_args(env, info, 5, argv) || !js_session(env, argv[0], &s)) return NULL;
-  if (s->torn_down || s->closing) {
+  if (s->state != SESSION_SERVING) {
     napi_throw_error(env, NULL, "forage_fuse: the session is closed");
     return NULL;
   }

@@ -1,116 +1,22 @@
 /*
- * The low-level operations.
+ * The low-level operations, their static table, and the one libfuse session
+ * made over it (ops_new_session, which session.c mounts).
  *
  * A request about a node of the loaded node table is answered from it
  * (table-replies.c). Every other operation that needs the tree is handed to a
- * JS handler as (requestId, ...args); JS answers through the reply* functions,
- * now or later. The few answers that need no tree (opendir, releasedir,
- * writes to anything but a file) are given here, so they never cost a trip
- * into JS.
+ * JS handler as (requestId, ...args) through js-calls.c; JS answers through
+ * the reply* functions (replies.c), now or later. The few answers that need
+ * no tree (opendir, releasedir, namespace changes) are given here, so they
+ * never cost a trip into JS.
  *
  * These callbacks run inside fuse_session_process_buf, which session.c calls
- * from the uv_poll callback with a handle scope and a callback scope open.
+ * from the uv_poll callback; js-calls.c opens the JS scopes when one needs them.
  */
 #include "forage_fuse.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-
-const char *const forage_op_names[OP_COUNT] = {
-  [OP_LOOKUP] = "lookup",     [OP_FORGET] = "forget",   [OP_GETATTR] = "getattr",
-  [OP_SETATTR] = "setattr",   [OP_READLINK] = "readlink", [OP_OPEN] = "open",
-  [OP_READ] = "read",         [OP_WRITE] = "write",     [OP_FLUSH] = "flush",
-  [OP_RELEASE] = "release",   [OP_READDIR] = "readdir", [OP_STATFS] = "statfs",
-};
-
-/* Exceptions thrown by JS handlers land here: they must never unwind into
- * libfuse or kill the daemon. They go to the onError callback, or stderr. */
-void forage_report_exception(forage_session *s) {
-  napi_env env = s->env;
-  bool pending = false;
-  if (napi_is_exception_pending(env, &pending) != napi_ok || !pending) return;
-  napi_value error;
-  napi_get_and_clear_last_exception(env, &error);
-  napi_value on_error = NULL;
-  if (s->on_error) napi_get_reference_value(env, s->on_error, &on_error);
-  if (on_error && napi_call_function(env, js_undefined(env), on_error, 1, &error, NULL) == napi_ok)
-    return;
-  napi_get_and_clear_last_exception(env, &error);
-  fprintf(stderr, "forage-fuse: a request handler threw and so did onError\n");
-}
-
-/* One call into a JS handler. */
-struct js_call {
-  forage_session *s;
-  napi_handle_scope scope;
-  napi_value fn;
-  napi_value argv[6];
-  size_t argc;
-  int64_t id; /* 0 for calls that answer nothing (forget) */
-};
-
-static void arg_number(struct js_call *c, double d) {
-  c->argv[c->argc++] = js_number(c->s->env, d);
-}
-
-static void arg_string(struct js_call *c, const char *s) {
-  napi_create_string_utf8(c->s->env, s, NAPI_AUTO_LENGTH, &c->argv[c->argc++]);
-}
-
-static void arg_bool(struct js_call *c, bool b) {
-  c->argv[c->argc++] = js_boolean(c->s->env, b);
-}
-
-static void arg_bytes(struct js_call *c, const char *data, size_t size) {
-  /* A copy: libfuse reuses its receive buffer for the next request. */
-  napi_create_buffer_copy(c->s->env, size, data, NULL, &c->argv[c->argc++]);
-}
-
-static bool open_call(struct js_call *c, forage_session *s, enum forage_op op) {
-  if (!s->handlers[op] || s->env_gone) return false;
-  session_enter_js(s);
-  c->s = s;
-  c->argc = 0;
-  c->id = 0;
-  napi_open_handle_scope(s->env, &c->scope);
-  napi_get_reference_value(s->env, s->handlers[op], &c->fn);
-  return true;
-}
-
-/* Starts a call for a request JS must answer. When there is no handler, or
- * the request cannot be registered, it is answered here and false returned. */
-static bool call_begin(struct js_call *c, fuse_req_t req, enum forage_op op) {
-  forage_session *s = fuse_req_userdata(req);
-  if (!open_call(c, s, op)) {
-    fuse_reply_err(req, s->env_gone ? EIO : ENOSYS);
-    return false;
-  }
-  c->id = requests_add(req, s);
-  if (!c->id) {
-    napi_close_handle_scope(s->env, c->scope);
-    fuse_reply_err(req, ENOMEM);
-    return false;
-  }
-  arg_number(c, (double)c->id);
-  return true;
-}
-
-/* Calls the handler. If it throws, the request (when still unanswered) gets
- * EIO: a bug in a handler must neither kill the daemon nor hang a reader. */
-static void call_end(struct js_call *c) {
-  napi_env env = c->s->env;
-  napi_status status = napi_call_function(env, js_undefined(env), c->fn, c->argc, c->argv, NULL);
-  if (status != napi_ok) {
-    forage_report_exception(c->s);
-    if (c->id) {
-      fuse_req_t req = requests_take(c->id, NULL);
-      if (req) fuse_reply_err(req, EIO);
-    }
-  }
-  napi_close_handle_scope(env, c->scope);
-}
 
 /* ---- Operations answered by JS ---------------------------------------- */
 
@@ -118,8 +24,8 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
   if (table_lookup(fuse_req_userdata(req), req, parent, name)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_LOOKUP)) return;
-  arg_number(&c, (double)parent);
-  arg_string(&c, name);
+  call_number(&c, (double)parent);
+  call_string(&c, name);
   call_end(&c);
 }
 
@@ -127,9 +33,9 @@ static void forget_one(forage_session *s, fuse_ino_t ino, uint64_t nlookup) {
   /* Table nodes live as long as their table: there is nothing to count. */
   if (table_holds(s, ino)) return;
   struct js_call c;
-  if (!open_call(&c, s, OP_FORGET)) return;
-  arg_number(&c, (double)ino);
-  arg_number(&c, (double)nlookup);
+  if (!call_begin_notice(&c, s, OP_FORGET)) return;
+  call_number(&c, (double)ino);
+  call_number(&c, (double)nlookup);
   call_end(&c);
 }
 
@@ -152,8 +58,8 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
   if (table_getattr(fuse_req_userdata(req), req, ino)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_GETATTR)) return;
-  arg_number(&c, (double)ino);
-  arg_number(&c, file_handle(fi));
+  call_number(&c, (double)ino);
+  call_number(&c, file_handle(fi));
   call_end(&c);
 }
 
@@ -161,10 +67,10 @@ static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
                        struct fuse_file_info *fi) {
   struct js_call c;
   if (!call_begin(&c, req, OP_SETATTR)) return;
-  arg_number(&c, (double)ino);
-  arg_number(&c, to_set);
-  arg_number(&c, (double)attr->st_size);
-  arg_number(&c, file_handle(fi));
+  call_number(&c, (double)ino);
+  call_number(&c, to_set);
+  call_number(&c, (double)attr->st_size);
+  call_number(&c, file_handle(fi));
   call_end(&c);
 }
 
@@ -172,7 +78,7 @@ static void op_readlink(fuse_req_t req, fuse_ino_t ino) {
   if (table_readlink(fuse_req_userdata(req), req, ino)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_READLINK)) return;
-  arg_number(&c, (double)ino);
+  call_number(&c, (double)ino);
   call_end(&c);
 }
 
@@ -200,16 +106,16 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
     fuse_reply_err(req, ENOSYS); /* the kernel stops sending open/release */
     return;
   }
-  if (table_is_plain(s, ino) || (s->fast_open && session_is_plain(s, ino))) {
+  if (table_is_plain(s, ino) || (s->fast_open && plain_holds(s, ino))) {
     open_plain(req, fi);
     return;
   }
   struct js_call c;
   if (!call_begin(&c, req, OP_OPEN)) return;
-  arg_number(&c, (double)ino);
-  arg_number(&c, fi->flags);
+  call_number(&c, (double)ino);
+  call_number(&c, fi->flags);
   /* The opener's pid lets JS keep control-file requests apart per caller. */
-  arg_number(&c, (double)fuse_req_ctx(req)->pid);
+  call_number(&c, (double)fuse_req_ctx(req)->pid);
   call_end(&c);
 }
 
@@ -219,10 +125,10 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
   if (file_handle(fi) == 0 && table_read(fuse_req_userdata(req), req, ino, size, off)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_READ)) return;
-  arg_number(&c, (double)ino);
-  arg_number(&c, (double)size);
-  arg_number(&c, (double)off);
-  arg_number(&c, file_handle(fi));
+  call_number(&c, (double)ino);
+  call_number(&c, (double)size);
+  call_number(&c, (double)off);
+  call_number(&c, file_handle(fi));
   call_end(&c);
 }
 
@@ -230,10 +136,10 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
                      struct fuse_file_info *fi) {
   struct js_call c;
   if (!call_begin(&c, req, OP_WRITE)) return;
-  arg_number(&c, (double)ino);
-  arg_bytes(&c, buf, size);
-  arg_number(&c, (double)off);
-  arg_number(&c, file_handle(fi));
+  call_number(&c, (double)ino);
+  call_bytes(&c, buf, size);
+  call_number(&c, (double)off);
+  call_number(&c, file_handle(fi));
   call_end(&c);
 }
 
@@ -249,8 +155,8 @@ static void op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) 
   }
   struct js_call c;
   if (!call_begin(&c, req, OP_FLUSH)) return;
-  arg_number(&c, (double)ino);
-  arg_number(&c, file_handle(fi));
+  call_number(&c, (double)ino);
+  call_number(&c, file_handle(fi));
   call_end(&c);
 }
 
@@ -261,8 +167,8 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
   }
   struct js_call c;
   if (!call_begin(&c, req, OP_RELEASE)) return;
-  arg_number(&c, (double)ino);
-  arg_number(&c, file_handle(fi));
+  call_number(&c, (double)ino);
+  call_number(&c, file_handle(fi));
   call_end(&c);
 }
 
@@ -270,10 +176,10 @@ static void readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t of
   if (table_readdir(fuse_req_userdata(req), req, ino, size, off, plus)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_READDIR)) return;
-  arg_number(&c, (double)ino);
-  arg_number(&c, (double)size);
-  arg_number(&c, (double)off);
-  arg_bool(&c, plus);
+  call_number(&c, (double)ino);
+  call_number(&c, (double)size);
+  call_number(&c, (double)off);
+  call_bool(&c, plus);
   call_end(&c);
 }
 
@@ -299,7 +205,7 @@ static void op_statfs(fuse_req_t req, fuse_ino_t ino) {
   }
   struct js_call c;
   if (!call_begin(&c, req, OP_STATFS)) return;
-  arg_number(&c, (double)ino);
+  call_number(&c, (double)ino);
   call_end(&c);
 }
 
@@ -417,7 +323,7 @@ static void op_init(void *userdata, struct fuse_conn_info *conn) {
   set_want(conn, FUSE_CAP_NO_OPEN_SUPPORT, s->no_open);
 }
 
-const struct fuse_lowlevel_ops forage_ops = {
+static const struct fuse_lowlevel_ops ops = {
   .init = op_init,
   .lookup = op_lookup,
   .forget = op_forget,
@@ -447,3 +353,13 @@ const struct fuse_lowlevel_ops forage_ops = {
   .create = op_create,
   .fallocate = op_fallocate,
 };
+
+/* The libfuse session of one mount, over the table above; NULL on failure
+ * (libfuse logs why). */
+struct fuse_session *ops_new_session(forage_session *s, const char *options, bool debug) {
+  char *argv[] = { "forage", "-o", (char *)options, debug ? "-d" : NULL, NULL };
+  struct fuse_args args = FUSE_ARGS_INIT(debug ? 4 : 3, argv);
+  struct fuse_session *se = fuse_session_new(&args, &ops, sizeof ops, s);
+  fuse_opt_free_args(&args);
+  return se;
+}

@@ -77,8 +77,8 @@ napi_value js_reply_entry(napi_env env, napi_callback_info info) {
     .entry_timeout = entry_timeout,
     .attr_timeout = attr_timeout,
   };
-  session_fill_stat(s, &e.attr, e.ino, (uint32_t)a.mode, a.size);
-  session_note_mode(s, e.ino, (uint32_t)a.mode);
+  attr_fill_stat(s, &e.attr, e.ino, (uint32_t)a.mode, a.size);
+  plain_note_mode(s, e.ino, (uint32_t)a.mode);
   return sent(env, fuse_reply_entry(req, &e));
 }
 
@@ -95,8 +95,8 @@ napi_value js_reply_attr(napi_env env, napi_callback_info info) {
   fuse_req_t req = requests_take(id, &s);
   if (!req) return js_boolean(env, false);
   struct stat st;
-  session_fill_stat(s, &st, (uint64_t)a.ino, (uint32_t)a.mode, a.size);
-  session_note_mode(s, (uint64_t)a.ino, (uint32_t)a.mode);
+  attr_fill_stat(s, &st, (uint64_t)a.ino, (uint32_t)a.mode, a.size);
+  plain_note_mode(s, (uint64_t)a.ino, (uint32_t)a.mode);
   return sent(env, fuse_reply_attr(req, &st, timeout));
 }
 
@@ -240,8 +240,8 @@ static long add_entry(napi_env env, fuse_req_t req, forage_session *s, const str
       (p->plus && !element_double(env, p->attr_timeouts, i, &attr_timeout)))
     return -1;
   off_t next = (off_t)(p->first_offset + i + 1);
-  size_t used = session_add_direntry(s, req, buf, remaining, name, (uint64_t)ino, (uint32_t)mode,
-                                     size, p->plus, p->entry_timeout, attr_timeout, next);
+  size_t used = attr_add_direntry(s, req, buf, remaining, name, (uint64_t)ino, (uint32_t)mode,
+                                  size, p->plus, p->entry_timeout, attr_timeout, next);
   return used > remaining ? 0 : (long)used;
 }
 

@@ -39,7 +39,7 @@ bool table_lookup(forage_session *s, fuse_req_t req, fuse_ino_t parent, const ch
     e.ino = n->ino;
     e.entry_timeout = t->entry_timeout;
     e.attr_timeout = attr_timeout_of(t, n);
-    session_fill_stat(s, &e.attr, n->ino, n->mode, (double)n->size);
+    attr_fill_stat(s, &e.attr, n->ino, n->mode, (double)n->size);
   }
   /* ino 0 with a timeout: "no such name", cached for negative_timeout. */
   if (!n && e.entry_timeout <= 0) fuse_reply_err(req, ENOENT);
@@ -51,7 +51,7 @@ bool table_getattr(forage_session *s, fuse_req_t req, fuse_ino_t ino) {
   const table_node *n = served(s, ino);
   if (!n) return false;
   struct stat st;
-  session_fill_stat(s, &st, n->ino, n->mode, (double)n->size);
+  attr_fill_stat(s, &st, n->ino, n->mode, (double)n->size);
   fuse_reply_attr(req, &st, s->table->attr_timeout);
   return true;
 }
@@ -84,12 +84,12 @@ static size_t add_listing_entry(forage_session *s, fuse_req_t req, const table_n
   off_t next = (off_t)(i + 1);
   if (i < 2) {
     uint64_t ino = i == 0 ? dir->ino : dir->parent;
-    return session_add_direntry(s, req, buf, remaining, i == 0 ? "." : "..", ino, S_IFDIR | 0555,
-                                0, plus, t->entry_timeout, t->attr_timeout, next);
+    return attr_add_direntry(s, req, buf, remaining, i == 0 ? "." : "..", ino, S_IFDIR | 0555,
+                             0, plus, t->entry_timeout, t->attr_timeout, next);
   }
   const table_node *n = &t->nodes[dir->first_child + (i - 2)];
-  return session_add_direntry(s, req, buf, remaining, t->names + n->name, n->ino, n->mode,
-                              (double)n->size, plus, t->entry_timeout, attr_timeout_of(t, n), next);
+  return attr_add_direntry(s, req, buf, remaining, t->names + n->name, n->ino, n->mode,
+                           (double)n->size, plus, t->entry_timeout, attr_timeout_of(t, n), next);
 }
 
 bool table_readdir(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
