@@ -76,7 +76,7 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
     const head = sh(`head -n 3 ${quote(join(mnt, "@index.txt"))}`).stdout.split("\n");
     expect(head[0]).toMatch(/^# @index\.txt: index of the catalog root, 1 operation below, 5 unsupported: 2 entries\./);
     expect(head[1]).toBe(
-      "petstore/ — Swagger Petstore 1.0.0 — 0 operations, 3 unsupported (petstore/@unsupported.txt)",
+      "petstore/ — Swagger Petstore 1.0.0; contains GET /pets, POST /pets, GET /pets/{petId} — 0 operations, 3 unsupported (petstore/@unsupported.txt)",
     );
     expect(head[2]).toMatch(
       /^uspto\/ — USPTO Data Set API 1\.0\.0: The Data Set API \(DSAPI\) allows .* — 1 operation, 2 unsupported/,
