@@ -38,7 +38,8 @@ export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]
     entries.map(indexLine),
     (at) =>
       `# ${pageName(INDEX_STEM, at.page)}: index of ${subject.title}, ${described}${leftOut}: ${positionWords(at, "entry")}. ` +
-      "Lines: NAME/ — summary — counts | path — first sentence — sample call | [unsupported] NAME — summary",
+      "Lines: NAME/ — summary — counts | path — first sentence — sample call | [unsupported] NAME — summary " +
+      "(the source has it under that name, but Forage could not describe its schema: no .d.ts or .json here)",
   );
 }
 

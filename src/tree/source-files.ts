@@ -78,7 +78,9 @@ export function unsupportedPages(info: SourceInfo): string[] {
     UNSUPPORTED_STEM,
     lines,
     (at) =>
-      `# ${pageName(UNSUPPORTED_STEM, at.page)}: operations of ${info.namespace} (${info.kind}) that are unsupported, so not described here: ${positionWords(at, "entry")}. Line format: unsupported: NAME — summary — reason: why`,
+      `# ${pageName(UNSUPPORTED_STEM, at.page)}: operations of ${info.namespace} (${info.kind}) that are unsupported: ` +
+      "the source has them, under the names below, but Forage could not describe their schemas exactly, so they have no " +
+      `.d.ts or .json here: ${positionWords(at, "entry")}. Line format: unsupported: NAME — summary — reason: why`,
   );
 }
 
