@@ -111,7 +111,7 @@ describe("forage export from MCP sources", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/exported 12 operations/);
     expect(result.stderr).toContain(
-      "forage: everything: 1 operation unsupported (of 13 declared); the mount lists them with the reasons in everything/@unsupported.txt",
+      "forage: everything: 1 operation unsupported (of 13 declared); the mount lists it with the reasons in everything/@unsupported.txt",
     );
     const echo = JSON.parse(readFileSync(join(out, "everything/echo.json"), "utf8"));
     expect(echo).toMatchObject({ path: "everything.echo", description: "Echoes back the input string" });

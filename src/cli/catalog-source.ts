@@ -160,7 +160,7 @@ function leftOutNote(info: SourceInfo): string {
   const file = `${info.namespace.split(".").join("/")}/${UNSUPPORTED_FILE}`;
   const count = info.unsupported.length;
   const operations = `${count} ${count === 1 ? "operation" : "operations"} unsupported (of ${info.declared} declared)`;
-  return `${info.namespace}: ${operations}; the mount lists them with the reasons in ${file}`;
+  return `${info.namespace}: ${operations}; the mount lists ${count === 1 ? "it" : "them"} with the reasons in ${file}`;
 }
 
 /**
