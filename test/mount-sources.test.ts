@@ -61,13 +61,13 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
       .stdout.trim()
       .split("\n");
     expect(found).toEqual([
-      './petstore/@unsupported.txt:unsupported: GET /pets — List all pets — reason: the input schema is unsupported: JSON Schema keyword "format" at #/properties/limit/format is unsupported: format constraints are not supported',
-      expect.stringMatching(/^\.\/petstore\/@unsupported\.txt:unsupported: POST \/pets — Create a pet — reason: /),
+      './petstore/@unsupported.txt:unsupported: petstore: GET /pets — List all pets — reason: the input schema is unsupported: JSON Schema keyword "format" at #/properties/limit/format is unsupported: format constraints are not supported',
+      expect.stringMatching(/^\.\/petstore\/@unsupported\.txt:unsupported: petstore: POST \/pets — Create a pet — reason: /),
       expect.stringMatching(
-        /^\.\/petstore\/@unsupported\.txt:unsupported: GET \/pets\/\{petId\} — Info for a specific pet — reason: /,
+        /^\.\/petstore\/@unsupported\.txt:unsupported: petstore: GET \/pets\/\{petId\} — Info for a specific pet — reason: /,
       ),
-      expect.stringMatching(/^\.\/uspto\/@unsupported\.txt:unsupported: GET \/ — List available data sets — reason: /),
-      expect.stringMatching(/^\.\/uspto\/@unsupported\.txt:unsupported: POST \/\{dataset\}\/\{version\}\/records — /),
+      expect.stringMatching(/^\.\/uspto\/@unsupported\.txt:unsupported: uspto: GET \/ — List available data sets — reason: /),
+      expect.stringMatching(/^\.\/uspto\/@unsupported\.txt:unsupported: uspto: POST \/\{dataset\}\/\{version\}\/records — /),
     ]);
     expect(sh(`grep -rli unsupported ${quote(mnt)}`).stdout).toContain("README.md");
   });
@@ -86,7 +86,7 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
       /^\.\/uspto\/@index\.txt:uspto\.list_searchable_fields — .* — await env\.uspto\.list_searchable_fields\(\{/,
     );
     const pets = sh(`cd ${quote(mnt)} && grep -ri "list all pets" --include='@index*.txt' .`).stdout;
-    expect(pets).toBe("./petstore/@index.txt:[unsupported] GET /pets — List all pets\n");
+    expect(pets).toBe("./petstore/@index.txt:[unsupported] petstore: GET /pets — List all pets\n");
   });
 
   test("the README counts each source and says the ranked search is lexical", () => {

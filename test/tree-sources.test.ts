@@ -97,7 +97,7 @@ describe("source files", () => {
     expect(names(shopTree, "/empty")).toEqual(["@index.txt", "@source.txt", "@unsupported.txt"]);
     expect(() => shopTree.stat(`/empty/${NAMESPACE_FILE}`)).toThrow(TreeError);
     const files = readAll(shopTree);
-    expect(files.get("/empty/@unsupported.txt")).toContain("unsupported: GET /items/1 — Item number 1 — reason:");
+    expect(files.get("/empty/@unsupported.txt")).toContain("unsupported: empty: GET /items/1 — Item number 1 — reason:");
     // The node table the FUSE adapter serves flattens the same tree.
     const table = buildNodeTable(shopTree, new InodeTable(), {
       modeOf: () => 0o100444,
@@ -158,7 +158,7 @@ describe("source files", () => {
     expect(text(tree, "/uspto/@source.txt")).toContain("Title: USPTO Data Set API");
     const lines = text(tree, "/uspto/@unsupported.txt").trimEnd().split("\n").slice(1);
     expect(lines.map((line) => line.split(" — ")[0])).toEqual(
-      info.unsupported.map(({ name }) => `unsupported: ${name}`),
+      info.unsupported.map(({ name }) => `unsupported: uspto: ${name}`),
     );
     expect(operations.length + lines.length).toBe(info.declared);
   });
@@ -171,9 +171,9 @@ describe("index files", () => {
     expect(lines.slice(1)).toEqual([
       'shop.get_order — (no description) — await env.shop.get_order({ id: "…" })',
       'shop.list_orders — List the orders of a customer. — await env.shop.list_orders({ id: "…" })',
-      "[unsupported] POST /carts/0 — Item number 0",
-      "[unsupported] POST /carts/1 — Item number 1",
-      "[unsupported] POST /carts/2 — Item number 2",
+      "[unsupported] shop: POST /carts/0 — Item number 0",
+      "[unsupported] shop: POST /carts/1 — Item number 1",
+      "[unsupported] shop: POST /carts/2 — Item number 2",
     ]);
   });
 

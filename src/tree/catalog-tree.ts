@@ -279,7 +279,9 @@ class CatalogTree implements VirtualTree {
         unsupported: below.unsupported,
       };
     });
-    for (const operation of facts.source?.unsupported ?? []) entries.push({ kind: "unsupported", operation });
+    const source = facts.source;
+    for (const operation of source?.unsupported ?? [])
+      entries.push({ kind: "unsupported", namespace: (source as SourceInfo).namespace, operation });
     return entries;
   }
 

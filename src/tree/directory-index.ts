@@ -19,7 +19,7 @@ export type IndexEntry =
       /** Operations its sources left out, nested ones included. */
       readonly unsupported: number;
     }
-  | { readonly kind: "unsupported"; readonly operation: LeftOutOperation };
+  | { readonly kind: "unsupported"; readonly namespace: string; readonly operation: LeftOutOperation };
 
 /** What the header of a directory's index says the directory is. */
 export interface IndexSubject {
@@ -38,7 +38,7 @@ export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]
     entries.map(indexLine),
     (at) =>
       `# ${pageName(INDEX_STEM, at.page)}: index of ${subject.title}, ${described}${leftOut}: ${positionWords(at, "entry")}. ` +
-      "Lines: NAME/ — summary — counts | path — first sentence — sample call | [unsupported] NAME — summary " +
+      "Lines: NAME/ — summary — counts | path — first sentence — sample call | [unsupported] NAMESPACE: NAME — summary " +
       "(the source has it under that name, but Forage could not describe its schema: no .d.ts or .json here)",
   );
 }
@@ -57,7 +57,7 @@ function indexLine(entry: IndexEntry): string {
     }
     case "unsupported": {
       const { name, summary } = entry.operation;
-      return oneLine(`[unsupported] ${name}${summary === undefined ? "" : ` — ${summary}`}`);
+      return oneLine(`[unsupported] ${entry.namespace}: ${name}${summary === undefined ? "" : ` — ${summary}`}`);
     }
   }
 }

@@ -68,7 +68,7 @@ export function unsupportedPages(info: SourceInfo): string[] {
   const lines = info.unsupported.map((operation) =>
     oneLine(
       [
-        `unsupported: ${operation.name}`,
+        `unsupported: ${info.namespace}: ${operation.name}`,
         ...(operation.summary === undefined ? [] : [operation.summary]),
         `reason: ${operation.reason}`,
       ].join(" — "),
@@ -80,7 +80,7 @@ export function unsupportedPages(info: SourceInfo): string[] {
     (at) =>
       `# ${pageName(UNSUPPORTED_STEM, at.page)}: operations of ${info.namespace} (${info.kind}) that are unsupported: ` +
       "the source has them, under the names below, but Forage could not describe their schemas exactly, so they have no " +
-      `.d.ts or .json here: ${positionWords(at, "entry")}. Line format: unsupported: NAME — summary — reason: why`,
+      `.d.ts or .json here: ${positionWords(at, "entry")}. Line format: unsupported: NAMESPACE: NAME — summary — reason: why`,
   );
 }
 
