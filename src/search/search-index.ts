@@ -76,7 +76,12 @@ class Scratch {
   }
 }
 
-/** A BM25F inverted index over operations, built once per catalog. */
+/**
+ * A BM25F inverted index over operations, built once per catalog: lexical
+ * ranking over path words, description, capability notes, instructions and
+ * input fields, plus the exact-name rule. No translation, no synonyms
+ * (docs/search.md says what it is and is not).
+ */
 export class SearchIndex {
   private readonly postings: Map<string, Postings>;
   private readonly sortedTerms: readonly string[];
