@@ -4,16 +4,17 @@ import { segmentUnspaced, UNSPACED } from "./unspaced-scripts.js";
 /**
  * Common English words that carry no meaning for finding an operation:
  * articles, pronouns, auxiliaries, conjunctions and fillers of conversational
- * requests ("could you please…"). Words like "get", "list", "find", "all" or
- * "not" stay, since they name what operations do or select.
+ * requests ("could you please…", "using my account"). Words like "get",
+ * "list", "find", "all" or "not" stay, since they name what operations do or
+ * select.
  */
 const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     "a about also am an and any are as at be because been being both by can could did do does doing each " +
     "for from few had has have having he her hers herself him himself his how i if in into is it its itself just " +
     "me my myself of on only or other our ours ourselves own please same she should so some such than that the " +
-    "their theirs them themselves then there these they this those to too until us very was we were what when " +
-    "where which while who whom will with would you your yours yourself yourselves"
+    "their theirs them themselves then there these they this those to too until us use used uses using very was " +
+    "we were what when where which while who whom will with would you your yours yourself yourselves"
   ).split(" "),
 );
 
