@@ -2,14 +2,15 @@
  * Splits a run-together name such as "airqualityforecast" into words the
  * catalog already uses ("air", "quality", "forecast"). Names glued without
  * case or underscores are common in real tool catalogs, and no tokenizer can
- * split them without a vocabulary.
+ * split them without a vocabulary. Pieces are `minPiece` letters and up; the
+ * split with the fewest pieces wins.
  */
 export function splitCompound(
   word: string,
   vocabulary: ReadonlySet<string>,
   minPiece = MIN_PIECE,
 ): string[] | undefined {
-  if (word.length < 6 || vocabulary.has(word)) return undefined;
+  if (word.length < 6 || word.length > MAX_WORD || vocabulary.has(word)) return undefined;
   // best[i] holds the fewest-piece split of word.slice(0, i).
   const best: (string[] | undefined)[] = [[]];
   for (let end = 1; end <= word.length; end += 1) {
@@ -29,3 +30,5 @@ export function splitCompound(
 /** Pieces of three letters and up by default: shorter ones split ordinary words into noise. */
 const MIN_PIECE = 3;
 const MAX_PIECE = 20;
+/** Longer runs are not names but noise (or a hostile query): the split's cost grows with the square of the length. */
+const MAX_WORD = 64;
