@@ -1,5 +1,5 @@
-// search ranks matching operations (docs/catalog.md, "Search"; docs/search.md) over
-// path segments, description, capability notes, instructions and input field names and descriptions.
+// docs/search.md, "What the ranking is": search ranks matching operations over path words, description,
+// capability notes, instructions and input field names and descriptions.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createCatalog, createExampleCatalog, ForageError, MAX_QUERY_LENGTH } from "../src/index.js";

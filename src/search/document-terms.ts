@@ -24,9 +24,17 @@ export interface WeightedTerms {
   readonly length: number;
 }
 
-/** Each document's weighted term frequencies and weighted length, tokenising and stemming each distinct word once. */
-export function weightedTerms(documents: readonly SearchDocument[]): WeightedTerms[] {
-  const termOfWord = memoizedTermOf();
+/**
+ * Each document's weighted term frequencies and weighted length, tokenising
+ * and stemming each distinct word once, and every distinct word of the
+ * catalog (its vocabulary).
+ */
+export function weightedTerms(documents: readonly SearchDocument[]): {
+  documents: WeightedTerms[];
+  vocabulary: Set<string>;
+} {
+  const memo = memoizedTermOf();
+  const termOfWord = memo.termOf;
   const termsOfWords = (words: readonly string[]): string[] => {
     const terms: string[] = [];
     for (const word of words) {
@@ -40,7 +48,7 @@ export function weightedTerms(documents: readonly SearchDocument[]): WeightedTer
     capabilities: splitWords(document.capabilities.join(" ")),
   }));
   const pathTerms = pathTermsOf(textVocabulary(described), termOfWord);
-  return documents.map((document, doc) => {
+  const weighted = documents.map((document, doc) => {
     const terms = new Map<string, number>();
     let length = 0;
     const add = (words: readonly string[], weight: number): void => {
@@ -59,6 +67,7 @@ export function weightedTerms(documents: readonly SearchDocument[]): WeightedTer
     );
     return { terms, length };
   });
+  return { documents: weighted, vocabulary: new Set(memo.words()) };
 }
 
 /** Words of three or more letters used in descriptive text, to split run-together names with. */

@@ -1,6 +1,8 @@
 import { visitBestFirst } from "./best-first.js";
+import { splitCompound } from "./compound-words.js";
 import { weightedTerms } from "./document-terms.js";
-import { splitWords, termOf } from "./tokenize.js";
+import { ExactNames } from "./exact-names.js";
+import { splitQueryWords, termOf } from "./tokenize.js";
 
 /** The searchable text of one operation, by field. */
 export interface SearchDocument {
@@ -31,8 +33,12 @@ const MAX_PREFIX_EXPANSIONS = 8;
  * query does not reward documents that merely share its filler.
  */
 const COVERAGE_BONUS = 0.25;
-/** Typing an operation's exact path puts it first. */
-const EXACT_PATH_BONUS = 1_000;
+/**
+ * A query word the catalog does not hold may be words run together
+ * ("sendemail", "GETURLS" once folded); it is split into catalog words of two
+ * letters and up, so "listvms" finds "list" and "vms".
+ */
+const MIN_QUERY_PIECE = 2;
 
 interface Postings {
   readonly docs: Int32Array;
@@ -57,8 +63,11 @@ class Scratch {
   /** Documents touched by the query, then the accepted ones as a heap. */
   readonly touched: Int32Array;
   readonly scores: Float64Array;
+  /** The exact-name bonus of each document named by the query (see ExactNames), 0 for the rest. */
+  readonly bonus: Float64Array;
 
   constructor(size: number) {
+    this.bonus = new Float64Array(size);
     this.accumulator = new Float64Array(size);
     this.matchedWords = new Uint16Array(size);
     this.lastWord = new Int32Array(size).fill(-1);
@@ -67,27 +76,39 @@ class Scratch {
   }
 }
 
-/** A BM25F inverted index over operations, built once per catalog. */
+/**
+ * A BM25F inverted index over operations, built once per catalog: lexical
+ * ranking over path words, description, capability notes, instructions and
+ * input fields, plus the exact-name rule. No translation, no synonyms
+ * (docs/search.md says what it is and is not).
+ */
 export class SearchIndex {
   private readonly postings: Map<string, Postings>;
   private readonly sortedTerms: readonly string[];
-  private readonly exactPaths: Map<string, number>;
+  private readonly vocabulary: ReadonlySet<string>;
+  private readonly exactNames: ExactNames;
   private readonly size: number;
   private readonly scratch: Scratch;
   /** True while a rank call uses `scratch`; a call made from inside `visit` gets its own. */
   private busy = false;
 
-  private constructor(postings: Map<string, Postings>, exactPaths: Map<string, number>, size: number) {
+  private constructor(
+    postings: Map<string, Postings>,
+    vocabulary: ReadonlySet<string>,
+    exactNames: ExactNames,
+    size: number,
+  ) {
     this.postings = postings;
     this.sortedTerms = [...postings.keys()].sort();
-    this.exactPaths = exactPaths;
+    this.vocabulary = vocabulary;
+    this.exactNames = exactNames;
     this.size = size;
     this.scratch = new Scratch(size);
   }
 
   /** Indexes documents; a document's index is its position in `documents`. */
   static build(documents: readonly SearchDocument[]): SearchIndex {
-    const weighted = weightedTerms(documents);
+    const { documents: weighted, vocabulary } = weightedTerms(documents);
     const averageLength = weighted.reduce((sum, entry) => sum + entry.length, 0) / Math.max(1, weighted.length);
     const collected = new Map<string, { docs: number[]; tfs: number[] }>();
     weighted.forEach((entry, doc) => {
@@ -109,7 +130,8 @@ export class SearchIndex {
       });
       postings.set(term, { docs: Int32Array.from(list.docs), scores });
     }
-    return new SearchIndex(postings, new Map(documents.map((document, doc) => [document.path, doc])), documents.length);
+    const exactNames = new ExactNames(documents.map((document) => document.path));
+    return new SearchIndex(postings, vocabulary, exactNames, documents.length);
   }
 
   /**
@@ -132,32 +154,34 @@ export class SearchIndex {
 
   /** Scores the query into `scratch`: returns how many accepted documents lead `scratch.touched`, their scores in `scratch.scores`. */
   private score(query: string, accept: (doc: number) => boolean, scratch: Scratch): number {
-    const { accumulator, matchedWords, lastWord, touched, scores } = scratch;
+    const { accumulator, matchedWords, lastWord, touched, scores, bonus } = scratch;
     const { terms, words } = this.queryTerms(query);
     let touchedCount = 0;
     for (const term of terms) touchedCount = this.accumulate(term, scratch, touchedCount);
-    const exact = this.exactPaths.get(query.trim());
-    const exactTouched = exact !== undefined && matchedWords[exact] !== 0;
+    // Named documents no query term reached still enter, on their bonus alone.
+    this.exactNames.forEachNamed(query, (doc, named) => {
+      bonus[doc] = Math.max(bonus[doc] as number, named);
+      if (matchedWords[doc] === 0) {
+        touched[touchedCount++] = doc;
+        matchedWords[doc] = 1;
+      }
+    });
     const spread = Math.max(1, words - 1);
     let count = 0;
     // Accepted documents are compacted to the front of `touched` as it is read, which the heap then orders in place.
     for (let index = 0; index < touchedCount; index += 1) {
       const doc = touched[index] as number;
       const coverage = 1 + (COVERAGE_BONUS * ((matchedWords[doc] as number) - 1)) / spread;
-      const score = (accumulator[doc] as number) * coverage + (doc === exact ? EXACT_PATH_BONUS : 0);
+      const score = (accumulator[doc] as number) * coverage + (bonus[doc] as number);
       accumulator[doc] = 0;
       matchedWords[doc] = 0;
       lastWord[doc] = -1;
+      bonus[doc] = 0;
       if (score > 0 && accept(doc)) {
         touched[count] = doc;
         scores[doc] = score;
         count += 1;
       }
-    }
-    if (exact !== undefined && !exactTouched && accept(exact)) {
-      touched[count] = exact;
-      scores[exact] = EXACT_PATH_BONUS;
-      count += 1;
     }
     return count;
   }
@@ -181,18 +205,15 @@ export class SearchIndex {
   }
 
   /**
-   * Query terms with weights: exact terms at 1, prefix completions of unknown
-   * words at less. Each term is asked for once, for the first word that
-   * yields it; `words` counts the words that yielded any term.
+   * Query terms with weights: known terms at 1, then the pieces of an unknown
+   * word run together (each counted as a word of its own), else prefix
+   * completions of it at less. Each term is asked for once, for the first word
+   * that yields it; `words` counts the words that yielded any term.
    */
   private queryTerms(query: string): { terms: QueryTerm[]; words: number } {
     const byTerm = new Map<string, { weight: number; word: number }>();
     let words = 0;
-    for (const word of splitWords(query)) {
-      const term = termOf(word);
-      if (term === undefined) continue;
-      const candidates = this.postings.has(term) ? [term] : word.length >= 3 ? this.completions(word) : [];
-      const weight = this.postings.has(term) ? 1 : PREFIX_WEIGHT;
+    const add = (candidates: readonly string[], weight: number): void => {
       let yielded = false;
       for (const candidate of candidates) {
         const known = byTerm.get(candidate);
@@ -203,6 +224,21 @@ export class SearchIndex {
         }
       }
       if (yielded) words += 1;
+    };
+    for (const word of splitQueryWords(query)) {
+      const term = termOf(word);
+      if (term === undefined) continue;
+      if (this.postings.has(term)) {
+        add([term], 1);
+        continue;
+      }
+      const pieces = splitCompound(word, this.vocabulary, MIN_QUERY_PIECE);
+      if (pieces !== undefined) {
+        for (const piece of pieces) {
+          const pieceTerm = termOf(piece);
+          if (pieceTerm !== undefined && this.postings.has(pieceTerm)) add([pieceTerm], 1);
+        }
+      } else if (word.length >= 3) add(this.completions(word), PREFIX_WEIGHT);
     }
     return { terms: [...byTerm].map(([term, { weight, word }]) => ({ term, weight, word })), words };
   }

@@ -1,18 +1,20 @@
 import { stemmer } from "stemmer";
+import { segmentUnspaced, UNSPACED } from "./unspaced-scripts.js";
 
 /**
  * Common English words that carry no meaning for finding an operation:
  * articles, pronouns, auxiliaries, conjunctions and fillers of conversational
- * requests ("could you please…"). Words like "get", "list", "find", "all" or
- * "not" stay, since they name what operations do or select.
+ * requests ("could you please…", "using my account"). Words like "get",
+ * "list", "find", "all" or "not" stay, since they name what operations do or
+ * select.
  */
 const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     "a about also am an and any are as at be because been being both by can could did do does doing each " +
     "for from few had has have having he her hers herself him himself his how i if in into is it its itself just " +
     "me my myself of on only or other our ours ourselves own please same she should so some such than that the " +
-    "their theirs them themselves then there these they this those to too until us very was we were what when " +
-    "where which while who whom will with would you your yours yourself yourselves"
+    "their theirs them themselves then there these they this those to too until us use used uses using very was " +
+    "we were what when where which while who whom will with would you your yours yourself yourselves"
   ).split(" "),
 );
 
@@ -24,20 +26,50 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
  */
 const NEGATED_AUXILIARY = /\p{L}+n['’]t(?![\p{L}\p{N}])/giu;
 const CLITIC = /(\p{L})['’](?:s|m|re|ve|ll|d)(?![\p{L}\p{N}])/giu;
+/**
+ * An acronym's plural ("GIFs", "URLs", "IDs" in "getUserIDs") is one word.
+ * Upper-casing its "s" makes it an all-capitals run, so the camelCase rules
+ * below keep it whole and it folds to the same word as "gifs" and "GIFS".
+ */
+const ACRONYM_PLURAL = /([A-Z]{2,})s(?![a-z])/g;
 
-/** Splits text into lowercase words, breaking camelCase, snake_case, digits and punctuation. */
+/**
+ * Folds case for matching: NFKC first (full-width "ＧＩＦ" is "GIF"), then
+ * upper-casing before lower-casing outside ASCII, so "ß", "SS" and "ss" fold
+ * alike. A query and its upper- and lower-case forms fold to the same text.
+ */
+export function foldCase(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase();
+  return text.normalize("NFKC").toUpperCase().toLowerCase();
+}
+
+/**
+ * Splits text into lowercase words, breaking camelCase, snake_case, digits and
+ * punctuation, and segmenting scripts written without spaces. Documents and
+ * queries go through this same function; a query is case-folded first
+ * (see splitQueryWords), so its case never changes its words.
+ */
 export function splitWords(text: string): string[] {
   // Each rewrite runs only when its trigger is present: catalog creation splits every text of every operation.
   let spaced = APOSTROPHE.test(text) ? text.replace(NEGATED_AUXILIARY, " ").replace(CLITIC, "$1") : text;
   if (UPPER.test(spaced))
-    spaced = spaced.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+    spaced = spaced
+      .replace(ACRONYM_PLURAL, "$1S")
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
   if (DIGIT.test(spaced)) spaced = spaced.replace(/([A-Za-z])([0-9])|([0-9])([A-Za-z])/g, "$1$3 $2$4");
-  return spaced
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+  const words = foldCase(spaced)
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter((word) => word.length > 0);
+  return UNSPACED.test(spaced) ? words.flatMap(segmentUnspaced) : words;
 }
 
+/** A query's words: the query case-folded, then split as documents are, so "GIFs", "gifs" and "GIFS" are one word. */
+export function splitQueryWords(query: string): string[] {
+  return splitWords(foldCase(query));
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
 const APOSTROPHE = /['’]/;
 const UPPER = /[A-Z]/;
 const DIGIT = /[0-9]/;
@@ -45,18 +77,24 @@ const DIGIT = /[0-9]/;
 /** The index terms of a word: its stem, or nothing for a stop word. */
 export function termOf(word: string): string | undefined {
   if (STOP_WORDS.has(word)) return undefined;
-  return word.length > 3 ? stemmer(word) : word;
+  // Three letters and up, so "ids", "vms" and "ips" meet "id", "vm" and "ip".
+  return word.length >= 3 ? stemmer(word) : word;
 }
 
 /**
  * termOf with a memory, for indexing a whole catalog: operations repeat a
- * small vocabulary many times, and stemming is the costly step.
+ * small vocabulary many times, and stemming is the costly step. `words` holds
+ * every distinct word seen, the vocabulary that run-together query words are
+ * split with.
  */
-export function memoizedTermOf(): (word: string) => string | undefined {
+export function memoizedTermOf(): { termOf: (word: string) => string | undefined; words: () => Iterable<string> } {
   const memo = new Map<string, string | null>();
-  return (word) => {
-    let term = memo.get(word);
-    if (term === undefined) memo.set(word, (term = termOf(word) ?? null));
-    return term ?? undefined;
+  return {
+    termOf(word) {
+      let term = memo.get(word);
+      if (term === undefined) memo.set(word, (term = termOf(word) ?? null));
+      return term ?? undefined;
+    },
+    words: () => memo.keys(),
   };
 }

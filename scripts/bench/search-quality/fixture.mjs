@@ -1,4 +1,5 @@
-// Loads the MetaTool tool-search set vendored beside this script (metatool/, MIT, see its README.md).
+// Loads the query sets vendored beside this script: MetaTool (metatool/, MIT, see its README.md), its
+// Chinese and Japanese translations (multilingual/, see its README.md) and the acronym cases (acronyms/).
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,18 +7,46 @@ import { fileURLToPath } from "node:url";
 /** The project root: three levels above this script (scripts/bench/search-quality). */
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** The vendored MetaTool folder, resolved from this script, never from the cwd. */
-export const fixtureDir = resolve(dirname(fileURLToPath(import.meta.url)), "metatool");
+const here = dirname(fileURLToPath(import.meta.url));
 
-/** Parses a JSON Lines file into an array of records. */
+/** Parses a JSON Lines file (relative to this script's folder) into an array of records. */
 function readJsonLines(file) {
-  return readFileSync(resolve(fixtureDir, file), "utf8")
+  return readFileSync(resolve(here, file), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line));
 }
 
-/** The tools ({ id, name, description }) and queries ({ id, split, query, relevant }). */
-export function loadFixture() {
-  return { tools: readJsonLines("metatool.catalog.jsonl"), queries: readJsonLines("metatool.queries.jsonl") };
+/** One translated set: the translated tools keep MetaTool's id and name, with the description in `lang`. */
+function translatedSet(lang, label) {
+  const names = new Map(readJsonLines("metatool/metatool.catalog.jsonl").map((tool) => [tool.id, tool.name]));
+  const tools = readJsonLines("multilingual/catalog.jsonl").map((tool) => ({
+    id: tool.id,
+    name: names.get(tool.id),
+    description: tool[lang],
+  }));
+  const queries = readJsonLines("multilingual/queries.jsonl")
+    .filter((query) => query.lang === lang)
+    .map((query) => ({ ...query, split: lang }));
+  return { name: label, folder: "multilingual/", tools, queries };
+}
+
+/** Every set: `{ name, folder, tools: {id, name, description}[], queries: {id, split, query, relevant}[] }`. */
+export function loadSets() {
+  return [
+    {
+      name: "MetaTool",
+      folder: "metatool/",
+      tools: readJsonLines("metatool/metatool.catalog.jsonl"),
+      queries: readJsonLines("metatool/metatool.queries.jsonl"),
+    },
+    translatedSet("zh", "MetaTool, Chinese"),
+    translatedSet("ja", "MetaTool, Japanese"),
+    {
+      name: "Acronym plurals",
+      folder: "acronyms/",
+      tools: readJsonLines("acronyms/catalog.jsonl"),
+      queries: readJsonLines("acronyms/queries.jsonl").map((query) => ({ ...query, split: "acronyms" })),
+    },
+  ];
 }

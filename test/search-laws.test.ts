@@ -1,0 +1,253 @@
+// docs/search.md, "Case never changes ranking", "Every script" and "Exact names first": the laws of
+// search, checked through createCatalog(...).search on small catalogs and, for case, as a property over
+// seeded generated catalogs and queries.
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { createCatalog } from "../src/index.js";
+import { splitQueryWords, splitWords } from "../src/search/tokenize.js";
+
+type Operation = { path: string; description: string };
+
+/** A catalog of operations with empty inputs; descriptions differ, so nothing merges. */
+function catalogOf(operations: readonly Operation[]) {
+  return createCatalog({
+    revision: "r",
+    operations: operations.map((operation) => ({ ...operation, input: z.object({}) })),
+  });
+}
+const ranked = (catalog: ReturnType<typeof catalogOf>, query: string) =>
+  catalog.search(query, { limit: 50 }).results.map((result) => [result.path, result.score] as const);
+const first = (catalog: ReturnType<typeof catalogOf>, query: string) => catalog.search(query).results[0]?.path;
+
+describe('docs/search.md, "Case never changes ranking"', () => {
+  test.each([
+    ["camelCase", "getUserById", ["get", "user", "by", "id"]],
+    ["snake_case", "list_all_deals", ["list", "all", "deals"]],
+    ["acronym plural at the end", "getURLs", ["get", "urls"]],
+    ["acronym plural alone", "GIFs", ["gifs"]],
+    ["acronym plural inside", "listIDsForUser", ["list", "ids", "for", "user"]],
+    ["acronym before a word", "HTTPServer", ["http", "server"]],
+    ["acronym in the middle", "listAPIKeys", ["list", "api", "keys"]],
+    ["digits after a letter", "v2Users", ["v", "2", "users"]],
+    ["digits at the end", "oauth2", ["oauth", "2"]],
+    ["possessive", "the user's profile", ["the", "user", "profile"]],
+    ["combining marks stay in the word", "मौसम पूर्वानुमान", ["मौसम", "पूर्वानुमान"]],
+  ])("%s: %s → %j", (_case, text, words) => {
+    expect(splitWords(text)).toEqual(words);
+  });
+
+  test.each([
+    ["GIFs", "gifs", "GIFS"],
+    ["URLs", "urls", "URLS"],
+    ["IDs", "ids", "IDS"],
+    ["APIs", "apis", "APIS"],
+    ["PDFs", "pdfs", "PDFS"],
+  ])("%s, %s and %s are one word, in queries and in documents", (mixed, lower, upper) => {
+    expect(new Set([mixed, lower, upper].map((form) => splitWords(form).join(" "))).size).toBe(1);
+    expect(new Set([mixed, lower, upper].map((form) => splitQueryWords(form).join(" "))).size).toBe(1);
+  });
+
+  test("an acronym plural ranks the same in any case: Giphy's Trending_GIFs comes first", () => {
+    const catalog = catalogOf([
+      { path: "giphy.Trending_GIFs", description: "Fetch GIFs currently trending online, hand-picked by GIPHY." },
+      { path: "giphy.Trending_Stickers", description: "Fetch the stickers currently trending online." },
+      { path: "giphy.Search_GIFs", description: "Search all GIPHY GIFs for a word or phrase." },
+      { path: "news.trending_topics", description: "Topics trending in the news today, and trending searches." },
+    ]);
+    for (const query of ["trending gifs", "Trending GIFs", "TRENDING GIFS", "trending gif"])
+      expect(first(catalog, query)).toBe("giphy.Trending_GIFs");
+  });
+
+  test("as a property: a query, its lower case and its upper case give the same results, same order, same scores", () => {
+    const random = seededRandom(20261201);
+    for (let round = 0; round < 40; round += 1) {
+      const operations = generatedOperations(random, 30);
+      const catalog = catalogOf(operations);
+      for (let index = 0; index < 25; index += 1) {
+        const query = generatedQuery(random, operations);
+        const expected = ranked(catalog, query);
+        expect(ranked(catalog, query.toLowerCase()), query).toEqual(expected);
+        expect(ranked(catalog, query.toUpperCase()), query).toEqual(expected);
+      }
+    }
+  });
+});
+
+describe('docs/search.md, "Every script"', () => {
+  const catalog = catalogOf([
+    { path: "almanac.get_almanac", description: "获取指定公历时间（默认今天）的黄历信息" },
+    { path: "weather.forecast", description: "获取指定城市的天气预报" },
+    { path: "weather.jp_forecast", description: "指定された都市の天気予報を取得します" },
+    { path: "weather.th_forecast", description: "พยากรณ์อากาศวันนี้ของเมืองที่ระบุ" },
+    { path: "calendar.events.list", description: "List the events of a calendar." },
+  ]);
+
+  test.each([
+    ["黄历", "almanac.get_almanac"],
+    ["黄历信息", "almanac.get_almanac"],
+    ["今天的黄历", "almanac.get_almanac"],
+    ["城市天气预报", "weather.forecast"],
+    ["天気予報を取得", "weather.jp_forecast"],
+    ["都市の天気", "weather.jp_forecast"],
+    ["อากาศ", "weather.th_forecast"],
+    ["获取 weather", "weather.forecast"],
+    ["calendar 事件", "calendar.events.list"],
+  ])("%s finds %s first", (query, expected) => {
+    expect(first(catalog, query)).toBe(expected);
+  });
+
+  test("a Chinese query matches nothing it does not share a word with", () => {
+    expect(catalog.search("股票").results).toEqual([]);
+  });
+});
+
+describe('docs/search.md, "Exact names first"', () => {
+  const catalog = catalogOf([
+    { path: "mail.send_email", description: "Deliver a message." },
+    { path: "mail.sendEmailLater", description: "Schedule a message for later delivery." },
+    { path: "crm.contacts.getUserById", description: "One contact." },
+    {
+      path: "mail.outbox.flush",
+      description: "Send email, send every queued email, send email now: email sending for the outbox.",
+    },
+    { path: "users.lookup", description: "Get a user by id; get the user by their id or get user by email." },
+  ]);
+
+  test.each([
+    ["send_email", "mail.send_email"],
+    ["sendEmail", "mail.send_email"],
+    ["send email", "mail.send_email"],
+    ["SEND EMAIL", "mail.send_email"],
+    ["Send Email", "mail.send_email"],
+    ["sendemail", "mail.send_email"],
+    ["mail.send_email", "mail.send_email"],
+    ["MAIL.SEND_EMAIL", "mail.send_email"],
+    ["send email later", "mail.sendEmailLater"],
+    ["get user by id", "crm.contacts.getUserById"],
+    ["GetUserByID", "crm.contacts.getUserById"],
+    ["crm.contacts.getUserById", "crm.contacts.getUserById"],
+  ])("%s → %s first", (query, expected) => {
+    expect(first(catalog, query)).toBe(expected);
+  });
+
+  test("a full path outranks a last segment; operations sharing a last segment all come first", () => {
+    const paths = catalogOf([
+      { path: "todo.lists", description: "List, list and list again: every list of lists." },
+      { path: "z.aList", description: "A list." },
+      { path: "a.list", description: "First." },
+      { path: "b.list", description: "Second." },
+    ]);
+    const order = (query: string) => paths.search(query).results.map((result) => result.path);
+    expect(order("a.list").slice(0, 2)).toEqual(["a.list", "z.aList"]);
+    expect(order("list").slice(0, 2).sort()).toEqual(["a.list", "b.list"]);
+  });
+});
+
+/** mulberry32: a small seeded generator, so every run checks the same catalogs and queries. */
+function seededRandom(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  return { next, pick };
+}
+type Random = ReturnType<typeof seededRandom>;
+
+const WORDS = [
+  "user",
+  "users",
+  "api",
+  "key",
+  "url",
+  "gif",
+  "id",
+  "http",
+  "server",
+  "email",
+  "send",
+  "list",
+  "get",
+  "oauth2",
+  "v2",
+  "pdf",
+  "invoice",
+  "report",
+  "straße",
+  "İstanbul",
+  "café",
+  "天气",
+  "预报",
+  "获取",
+  "天気",
+  "取得",
+  "user's",
+  "don't",
+  "trending",
+  "ids",
+  "urls",
+  "apis",
+  "gifs",
+  "pdfs",
+  "ß",
+];
+
+/** Path segments are ASCII identifiers, so names draw on the ASCII words only. */
+const NAME_WORDS = WORDS.filter((word) => /^[A-Za-z0-9']+$/.test(word));
+
+/** One word in a random case: as it is, lower, upper, capitalised, or an acronym plural ("GIFs"). */
+function cased(random: Random, word: string): string {
+  switch (Math.floor(random.next() * 5)) {
+    case 0:
+      return word.toLowerCase();
+    case 1:
+      return word.toUpperCase();
+    case 2:
+      return word.charAt(0).toUpperCase() + word.slice(1);
+    case 3:
+      return word.endsWith("s") ? `${word.slice(0, -1).toUpperCase()}s` : word.toUpperCase();
+    default:
+      return word;
+  }
+}
+
+/** Joins words as camelCase, snake_case, or glued together. */
+function joined(random: Random, words: readonly string[]): string {
+  const style = Math.floor(random.next() * 3);
+  if (style === 0) return words.map((word) => word.replace(/[^\p{L}\p{N}]/gu, "")).join("_");
+  const cleaned = words.map((word) => word.replace(/[^\p{L}\p{N}]/gu, ""));
+  return style === 1
+    ? cleaned.map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join("")
+    : cleaned.map((word) => cased(random, word)).join("");
+}
+
+function generatedOperations(random: Random, count: number): Operation[] {
+  const operations: Operation[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const segment = joined(random, [random.pick(NAME_WORDS), random.pick(NAME_WORDS)]);
+    const words = Array.from({ length: 3 + Math.floor(random.next() * 6) }, () => cased(random, random.pick(WORDS)));
+    operations.push({ path: `ns${index % 4}.op${index}.${segment}`, description: `${words.join(" ")} (${index}).` });
+  }
+  return operations;
+}
+
+/** A query: some words in random case, a run-together name, an operation's last segment, or its full path. */
+function generatedQuery(random: Random, operations: readonly Operation[]): string {
+  const operation = random.pick(operations);
+  switch (Math.floor(random.next() * 4)) {
+    case 0:
+      return operation.path;
+    case 1:
+      return operation.path.slice(operation.path.lastIndexOf(".") + 1);
+    case 2:
+      return joined(random, [random.pick(WORDS), random.pick(WORDS)]);
+    default:
+      return Array.from({ length: 1 + Math.floor(random.next() * 4) }, () => cased(random, random.pick(WORDS))).join(
+        " ",
+      );
+  }
+}
