@@ -62,12 +62,18 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
       .split("\n");
     expect(found).toEqual([
       './petstore/@unsupported.txt:unsupported: petstore: GET /pets — List all pets — reason: the input schema is unsupported: JSON Schema keyword "format" at #/properties/limit/format is unsupported: format constraints are not supported',
-      expect.stringMatching(/^\.\/petstore\/@unsupported\.txt:unsupported: petstore: POST \/pets — Create a pet — reason: /),
+      expect.stringMatching(
+        /^\.\/petstore\/@unsupported\.txt:unsupported: petstore: POST \/pets — Create a pet — reason: /,
+      ),
       expect.stringMatching(
         /^\.\/petstore\/@unsupported\.txt:unsupported: petstore: GET \/pets\/\{petId\} — Info for a specific pet — reason: /,
       ),
-      expect.stringMatching(/^\.\/uspto\/@unsupported\.txt:unsupported: uspto: GET \/ — List available data sets — reason: /),
-      expect.stringMatching(/^\.\/uspto\/@unsupported\.txt:unsupported: uspto: POST \/\{dataset\}\/\{version\}\/records — /),
+      expect.stringMatching(
+        /^\.\/uspto\/@unsupported\.txt:unsupported: uspto: GET \/ — List available data sets — reason: /,
+      ),
+      expect.stringMatching(
+        /^\.\/uspto\/@unsupported\.txt:unsupported: uspto: POST \/\{dataset\}\/\{version\}\/records — /,
+      ),
     ]);
     expect(sh(`grep -rli unsupported ${quote(mnt)}`).stdout).toContain("README.md");
   });

@@ -97,7 +97,9 @@ describe("source files", () => {
     expect(names(shopTree, "/empty")).toEqual(["@index.txt", "@source.txt", "@unsupported.txt"]);
     expect(() => shopTree.stat(`/empty/${NAMESPACE_FILE}`)).toThrow(TreeError);
     const files = readAll(shopTree);
-    expect(files.get("/empty/@unsupported.txt")).toContain("unsupported: empty: GET /items/1 — Item number 1 — reason:");
+    expect(files.get("/empty/@unsupported.txt")).toContain(
+      "unsupported: empty: GET /items/1 — Item number 1 — reason:",
+    );
     // The node table the FUSE adapter serves flattens the same tree.
     const table = buildNodeTable(shopTree, new InodeTable(), {
       modeOf: () => 0o100444,
