@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { runOpenApiPreview } from "../src/cli/openapi-preview.js";
 
 const EXAMPLES = join(import.meta.dirname, "fixtures/openapi-examples");
@@ -64,7 +64,7 @@ const SPEC = JSON.stringify({
 });
 
 describe("forage openapi preview", () => {
-  it("prints supported and unsupported operations, with reasons, as a table", async () => {
+  test("prints supported and unsupported operations, with reasons, as a table", async () => {
     const run = await preview(write("spec.json", SPEC));
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
@@ -77,13 +77,13 @@ describe("forage openapi preview", () => {
     expect(run.stdout).toMatch(/TRACE\s+\/items\s+TRACE is unsupported/);
   });
 
-  it("escapes control characters from the spec, so it cannot drive the terminal", async () => {
+  test("escapes control characters from the spec, so it cannot drive the terminal", async () => {
     const run = await preview(write("escape.json", SPEC));
     expect(run.stdout).not.toContain("\u001b");
     expect(run.stdout).toContain("/items/\\u001b[2J{id}");
   });
 
-  it("prints JSON with --json: rows and hints, never validators", async () => {
+  test("prints JSON with --json: rows and hints, never validators", async () => {
     const run = await preview(write("spec.json", SPEC), "--json");
     expect(run.code).toBe(0);
     const parsed = JSON.parse(run.stdout) as {
@@ -104,13 +104,13 @@ describe("forage openapi preview", () => {
     expect(parsed.servers).toEqual([{ url: "https://api.example.com", relative: false }]);
   });
 
-  it("takes --auth-parameter, which then never becomes input", async () => {
+  test("takes --auth-parameter, which then never becomes input", async () => {
     const run = await preview(write("spec.json", SPEC), "--json", "--auth-parameter", "token");
     const parsed = JSON.parse(run.stdout) as { operations: Array<{ call: { queryParams: string[] } }> };
     expect(parsed.operations[0]?.call.queryParams).toEqual([]);
   });
 
-  it("refuses a Swagger 2 spec in one line, saying to convert it", async () => {
+  test("refuses a Swagger 2 spec in one line, saying to convert it", async () => {
     expectOneLineRefusal(
       await preview(join(EXAMPLES, "v2.0/yaml/petstore.yaml")),
       1,
@@ -118,7 +118,7 @@ describe("forage openapi preview", () => {
     );
   });
 
-  it("refuses a YAML alias bomb in one line", async () => {
+  test("refuses a YAML alias bomb in one line", async () => {
     expectOneLineRefusal(
       await preview(join(import.meta.dirname, "fixtures/openapi/billion-laughs.yaml")),
       1,
@@ -126,11 +126,11 @@ describe("forage openapi preview", () => {
     );
   });
 
-  it("refuses invalid YAML in one line", async () => {
+  test("refuses invalid YAML in one line", async () => {
     expectOneLineRefusal(await preview(write("broken.yaml", "openapi: 3.0.3\npaths: [\n")), 1, /not valid YAML/);
   });
 
-  it("refuses a file over 2 MiB before reading it", async () => {
+  test("refuses a file over 2 MiB before reading it", async () => {
     expectOneLineRefusal(
       await preview(write("huge.json", " ".repeat(2 * 1024 * 1024 + 1))),
       1,
@@ -138,18 +138,18 @@ describe("forage openapi preview", () => {
     );
   });
 
-  it("refuses a missing file in one line", async () => {
+  test("refuses a missing file in one line", async () => {
     expectOneLineRefusal(await preview(join(directory, "missing.yaml")), 1, /cannot read .*missing\.yaml: ENOENT/);
   });
 
-  it("refuses usage mistakes with exit code 2", async () => {
+  test("refuses usage mistakes with exit code 2", async () => {
     expectOneLineRefusal(await preview(), 2, /usage: forage openapi preview/);
     expectOneLineRefusal(await preview("a.yaml", "b.yaml"), 2, /usage: forage openapi preview/);
     expectOneLineRefusal(await preview("a.yaml", "--yaml"), 2, /unknown option --yaml/);
     expectOneLineRefusal(await preview("a.yaml", "--auth-parameter"), 2, /--auth-parameter needs a value/);
   });
 
-  it("prints usage with --help", async () => {
+  test("prints usage with --help", async () => {
     const run = await preview("--help");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/usage:\n {2}forage openapi preview <spec/);
