@@ -40,20 +40,23 @@ const ANNOTATION_SIBLINGS = new Set([
  * again while its own target is being measured is a cycle.
  */
 export class RefBudget {
-  private readonly memo = new Map<string, RefMeasure>();
-  private readonly active = new Set<string>();
+  readonly #memo = new Map<string, RefMeasure>();
+  readonly #active = new Set<string>();
 
-  constructor(
-    private readonly root: unknown,
-    private readonly version: OpenApiVersion,
-  ) {}
+  readonly #root: unknown;
+  readonly #version: OpenApiVersion;
+
+  constructor(root: unknown, version: OpenApiVersion) {
+    this.#root = root;
+    this.#version = version;
+  }
 
   /**
    * Refuses external references, references that resolve to nothing, and
    * expansion beyond the node and depth budgets, anywhere in the spec.
    */
   assertWithinBudget(): RefMeasure {
-    const measure = this.measure(this.root, 1);
+    const measure = this.#measure(this.#root, 1);
     if (measure.size > MAX_EXPANDED_NODES) {
       throw new ForageError(
         "too_large",
@@ -66,20 +69,20 @@ export class RefBudget {
 
   /** Why the subtree `node` (e.g. one operation) cannot be exposed, or undefined when its references are fine. */
   problemIn(node: unknown): string | undefined {
-    return this.measure(node, 1).problem;
+    return this.#measure(node, 1).problem;
   }
 
-  private measure(node: unknown, depth: number): RefMeasure {
+  #measure(node: unknown, depth: number): RefMeasure {
     if (depth > MAX_EXPANDED_DEPTH) throw tooDeep();
     if (typeof node !== "object" || node === null) return LEAF;
     const ref: unknown = (node as Record<string, unknown>).$ref;
     if (typeof ref === "string" && !Array.isArray(node))
-      return this.measureRef(node as Record<string, unknown>, ref, depth);
+      return this.#measureRef(node as Record<string, unknown>, ref, depth);
     let size = 1;
     let height = 0;
     let problem: string | undefined;
     for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      const measured = this.measure(child, depth + 1);
+      const measured = this.#measure(child, depth + 1);
       size += measured.size;
       height = Math.max(height, measured.height + 1);
       problem ??= measured.problem;
@@ -87,7 +90,7 @@ export class RefBudget {
     return problem === undefined ? { size, height } : { size, height, problem };
   }
 
-  private measureRef(node: Record<string, unknown>, ref: string, depth: number): RefMeasure {
+  #measureRef(node: Record<string, unknown>, ref: string, depth: number): RefMeasure {
     if (!ref.startsWith("#")) {
       throw new ForageError(
         "unsupported",
@@ -104,42 +107,42 @@ export class RefBudget {
         problem: `$ref ${JSON.stringify(ref)} is not a JSON pointer; use a "#/..." reference instead of an anchor`,
       };
     }
-    const target = this.measureTarget(formatPointer(tokens), tokens, ref, depth);
-    const problem = this.siblingProblem(node, ref) ?? target.problem;
+    const target = this.#measureTarget(formatPointer(tokens), tokens, ref, depth);
+    const problem = this.#siblingProblem(node, ref) ?? target.problem;
     return problem === undefined ? { size: target.size, height: target.height } : { ...target, problem };
   }
 
-  private measureTarget(key: string, tokens: readonly string[], ref: string, depth: number): RefMeasure {
-    if (this.active.has(key)) {
+  #measureTarget(key: string, tokens: readonly string[], ref: string, depth: number): RefMeasure {
+    if (this.#active.has(key)) {
       return {
         ...LEAF,
         problem: `the schema at ${JSON.stringify(ref)} refers back to itself; recursive schemas are unsupported`,
       };
     }
-    const known = this.memo.get(key);
+    const known = this.#memo.get(key);
     if (known !== undefined) {
       if (depth + known.height > MAX_EXPANDED_DEPTH) throw tooDeep();
       return known;
     }
-    const value = resolveTokens(this.root, tokens);
+    const value = resolveTokens(this.#root, tokens);
     if (value === undefined) {
       throw new ForageError("invalid_spec", `$ref ${JSON.stringify(ref)} does not resolve to anything in the spec`, {
         ref,
       });
     }
-    this.active.add(key);
+    this.#active.add(key);
     try {
-      const measured = this.measure(value, depth);
-      this.memo.set(key, measured);
+      const measured = this.#measure(value, depth);
+      this.#memo.set(key, measured);
       return measured;
     } finally {
-      this.active.delete(key);
+      this.#active.delete(key);
     }
   }
 
-  private siblingProblem(node: Record<string, unknown>, ref: string): string | undefined {
+  #siblingProblem(node: Record<string, unknown>, ref: string): string | undefined {
     // OpenAPI 3.0 ignores every sibling of $ref; they are stripped before resolution.
-    if (this.version === "3.0") return undefined;
+    if (this.#version === "3.0") return undefined;
     const constraint = Object.keys(node).find(
       (key) => key !== "$ref" && !ANNOTATION_SIBLINGS.has(key) && !key.startsWith("x-"),
     );

@@ -12,11 +12,11 @@ const MAX_TABLE_NODES = 200_000;
  * keys before anything decodes it.
  */
 export class TableJsonCopier {
-  private nodes = 0;
+  #nodes = 0;
 
   copy(value: unknown, where: string, depth = 0): JsonValue {
-    this.nodes += 1;
-    if (this.nodes > MAX_TABLE_NODES) throw invalidTable(`the table has more than ${MAX_TABLE_NODES} JSON values`);
+    this.#nodes += 1;
+    if (this.#nodes > MAX_TABLE_NODES) throw invalidTable(`the table has more than ${MAX_TABLE_NODES} JSON values`);
     if (value === null || typeof value === "string" || typeof value === "boolean") return value;
     if (typeof value === "number") {
       if (!Number.isFinite(value)) throw invalidTable(`${where} holds a non-finite number`);

@@ -43,10 +43,10 @@ export function prescanYaml(text: string): void {
 }
 
 class YamlScan {
-  private values = 0;
-  private readonly flow: Array<"seq" | "map"> = [];
+  #values = 0;
+  readonly #flow: Array<"seq" | "map"> = [];
   // Consecutive block indicators on one line ("- - - x") nest without indentation.
-  private lineIndicators = 0;
+  #lineIndicators = 0;
 
   accept(type: string | null, token: string): void {
     switch (type) {
@@ -57,52 +57,52 @@ class YamlScan {
       case "directive-line":
         throw refused("directives", token);
       case "newline":
-        this.lineIndicators = 0;
+        this.#lineIndicators = 0;
         return;
       case "flow-seq-start":
       case "flow-map-start":
-        this.open(type === "flow-seq-start" ? "seq" : "map");
+        this.#open(type === "flow-seq-start" ? "seq" : "map");
         return;
       case "flow-seq-end":
       case "flow-map-end":
-        this.flow.pop();
+        this.#flow.pop();
         return;
       case "comma":
-        if (this.flow.at(-1) === "seq") this.count();
+        if (this.#flow.at(-1) === "seq") this.#count();
         return;
       case "map-value-ind":
-        this.count();
+        this.#count();
         return;
       case "seq-item-ind":
       case "explicit-key-ind":
-        this.indicator(type === "seq-item-ind");
+        this.#indicator(type === "seq-item-ind");
         return;
       default:
         return;
     }
   }
 
-  private open(kind: "seq" | "map"): void {
-    this.flow.push(kind);
-    this.assertDepth(this.flow.length + this.lineIndicators);
+  #open(kind: "seq" | "map"): void {
+    this.#flow.push(kind);
+    this.#assertDepth(this.#flow.length + this.#lineIndicators);
   }
 
-  private indicator(isItem: boolean): void {
-    if (isItem) this.count();
-    this.lineIndicators += 1;
-    this.assertDepth(this.flow.length + this.lineIndicators);
+  #indicator(isItem: boolean): void {
+    if (isItem) this.#count();
+    this.#lineIndicators += 1;
+    this.#assertDepth(this.#flow.length + this.#lineIndicators);
   }
 
-  private count(): void {
-    this.values += 1;
-    if (this.values > MAX_SPEC_NODES) {
+  #count(): void {
+    this.#values += 1;
+    if (this.#values > MAX_SPEC_NODES) {
       throw new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, {
         limit: MAX_SPEC_NODES,
       });
     }
   }
 
-  private assertDepth(depth: number): void {
+  #assertDepth(depth: number): void {
     if (depth > MAX_SPEC_DEPTH) {
       throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels`, {
         limit: MAX_SPEC_DEPTH,

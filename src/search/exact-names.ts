@@ -9,23 +9,23 @@ import { foldCase } from "./tokenize.js";
  * their BM25 order.
  */
 export class ExactNames {
-  private readonly byPath = new Map<string, number[]>();
-  private readonly byName = new Map<string, number[]>();
+  readonly #byPath = new Map<string, number[]>();
+  readonly #byName = new Map<string, number[]>();
 
   /** Indexes `paths`; a document's number is its position in the array. */
   constructor(paths: readonly string[]) {
     paths.forEach((path, doc) => {
-      append(this.byPath, foldCase(path), doc);
-      append(this.byName, nameKey(path.slice(path.lastIndexOf(".") + 1)), doc);
+      append(this.#byPath, foldCase(path), doc);
+      append(this.#byName, nameKey(path.slice(path.lastIndexOf(".") + 1)), doc);
     });
   }
 
   /** Calls `visit` with each document the query names and its bonus: a full path outranks a last segment. */
   forEachNamed(query: string, visit: (doc: number, bonus: number) => void): void {
     const folded = foldCase(query.trim());
-    for (const doc of this.byPath.get(folded) ?? []) visit(doc, PATH_BONUS);
+    for (const doc of this.#byPath.get(folded) ?? []) visit(doc, PATH_BONUS);
     const key = nameKey(folded);
-    if (key !== "") for (const doc of this.byName.get(key) ?? []) visit(doc, NAME_BONUS);
+    if (key !== "") for (const doc of this.#byName.get(key) ?? []) visit(doc, NAME_BONUS);
   }
 }
 

@@ -83,14 +83,14 @@ class Scratch {
  * (docs/search.md says what it is and is not).
  */
 export class SearchIndex {
-  private readonly postings: Map<string, Postings>;
-  private readonly sortedTerms: readonly string[];
-  private readonly vocabulary: ReadonlySet<string>;
-  private readonly exactNames: ExactNames;
-  private readonly size: number;
-  private readonly scratch: Scratch;
+  readonly #postings: Map<string, Postings>;
+  readonly #sortedTerms: readonly string[];
+  readonly #vocabulary: ReadonlySet<string>;
+  readonly #exactNames: ExactNames;
+  readonly #size: number;
+  readonly #scratch: Scratch;
   /** True while a rank call uses `scratch`; a call made from inside `visit` gets its own. */
-  private busy = false;
+  #busy = false;
 
   private constructor(
     postings: Map<string, Postings>,
@@ -98,12 +98,12 @@ export class SearchIndex {
     exactNames: ExactNames,
     size: number,
   ) {
-    this.postings = postings;
-    this.sortedTerms = [...postings.keys()].sort();
-    this.vocabulary = vocabulary;
-    this.exactNames = exactNames;
-    this.size = size;
-    this.scratch = new Scratch(size);
+    this.#postings = postings;
+    this.#sortedTerms = [...postings.keys()].sort();
+    this.#vocabulary = vocabulary;
+    this.#exactNames = exactNames;
+    this.#size = size;
+    this.#scratch = new Scratch(size);
   }
 
   /** Indexes documents; a document's index is its position in `documents`. */
@@ -141,25 +141,25 @@ export class SearchIndex {
    * after a page costs a page, not a sort of every match.
    */
   rank(query: string, accept: (doc: number) => boolean, visit: (match: RankedMatch) => boolean): void {
-    const reentered = this.busy;
-    const scratch = reentered ? new Scratch(this.size) : this.scratch;
-    this.busy = true;
+    const reentered = this.#busy;
+    const scratch = reentered ? new Scratch(this.#size) : this.#scratch;
+    this.#busy = true;
     try {
-      const count = this.score(query, accept, scratch);
+      const count = this.#score(query, accept, scratch);
       visitBestFirst(scratch.touched, count, scratch.scores, (doc, score) => visit({ doc, score }));
     } finally {
-      if (!reentered) this.busy = false;
+      if (!reentered) this.#busy = false;
     }
   }
 
   /** Scores the query into `scratch`: returns how many accepted documents lead `scratch.touched`, their scores in `scratch.scores`. */
-  private score(query: string, accept: (doc: number) => boolean, scratch: Scratch): number {
+  #score(query: string, accept: (doc: number) => boolean, scratch: Scratch): number {
     const { accumulator, matchedWords, lastWord, touched, scores, bonus } = scratch;
-    const { terms, words } = this.queryTerms(query);
+    const { terms, words } = this.#queryTerms(query);
     let touchedCount = 0;
-    for (const term of terms) touchedCount = this.accumulate(term, scratch, touchedCount);
+    for (const term of terms) touchedCount = this.#accumulate(term, scratch, touchedCount);
     // Named documents no query term reached still enter, on their bonus alone.
-    this.exactNames.forEachNamed(query, (doc, named) => {
+    this.#exactNames.forEachNamed(query, (doc, named) => {
       bonus[doc] = Math.max(bonus[doc] as number, named);
       if (matchedWords[doc] === 0) {
         touched[touchedCount++] = doc;
@@ -187,8 +187,8 @@ export class SearchIndex {
   }
 
   /** Adds one query term's postings into the accumulator; returns the new count of touched documents. */
-  private accumulate({ term, weight, word }: QueryTerm, scratch: Scratch, touchedCount: number): number {
-    const list = this.postings.get(term);
+  #accumulate({ term, weight, word }: QueryTerm, scratch: Scratch, touchedCount: number): number {
+    const list = this.#postings.get(term);
     if (list === undefined) return touchedCount;
     const { accumulator, matchedWords, lastWord, touched } = scratch;
     let count = touchedCount;
@@ -210,7 +210,7 @@ export class SearchIndex {
    * completions of it at less. Each term is asked for once, for the first word
    * that yields it; `words` counts the words that yielded any term.
    */
-  private queryTerms(query: string): { terms: QueryTerm[]; words: number } {
+  #queryTerms(query: string): { terms: QueryTerm[]; words: number } {
     const byTerm = new Map<string, { weight: number; word: number }>();
     let words = 0;
     const add = (candidates: readonly string[], weight: number): void => {
@@ -228,32 +228,32 @@ export class SearchIndex {
     for (const word of splitQueryWords(query)) {
       const term = termOf(word);
       if (term === undefined) continue;
-      if (this.postings.has(term)) {
+      if (this.#postings.has(term)) {
         add([term], 1);
         continue;
       }
-      const pieces = splitCompound(word, this.vocabulary, MIN_QUERY_PIECE);
+      const pieces = splitCompound(word, this.#vocabulary, MIN_QUERY_PIECE);
       if (pieces !== undefined) {
         for (const piece of pieces) {
           const pieceTerm = termOf(piece);
-          if (pieceTerm !== undefined && this.postings.has(pieceTerm)) add([pieceTerm], 1);
+          if (pieceTerm !== undefined && this.#postings.has(pieceTerm)) add([pieceTerm], 1);
         }
-      } else if (word.length >= 3) add(this.completions(word), PREFIX_WEIGHT);
+      } else if (word.length >= 3) add(this.#completions(word), PREFIX_WEIGHT);
     }
     return { terms: [...byTerm].map(([term, { weight, word }]) => ({ term, weight, word })), words };
   }
 
-  private completions(prefix: string): string[] {
+  #completions(prefix: string): string[] {
     let low = 0;
-    let high = this.sortedTerms.length;
+    let high = this.#sortedTerms.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((this.sortedTerms[middle] as string) < prefix) low = middle + 1;
+      if ((this.#sortedTerms[middle] as string) < prefix) low = middle + 1;
       else high = middle;
     }
     const found: string[] = [];
-    for (let index = low; index < this.sortedTerms.length && found.length < MAX_PREFIX_EXPANSIONS; index += 1) {
-      const term = this.sortedTerms[index] as string;
+    for (let index = low; index < this.#sortedTerms.length && found.length < MAX_PREFIX_EXPANSIONS; index += 1) {
+      const term = this.#sortedTerms[index] as string;
       if (!term.startsWith(prefix)) break;
       found.push(term);
     }
