@@ -25,7 +25,13 @@ function operationFiles(catalog: Catalog): Map<string, string> {
   const tree = createCatalogTree(catalog, { revision: catalog.revision, stamp: catalog.stamp(), providerVersion: "x" });
   const files = new Map<string, string>();
   for (const { path, entry } of walkTree(tree)) {
-    if (entry.kind !== "file" || !path.endsWith(".d.ts") || path.endsWith(`/${NAMESPACE_FILE}`)) continue;
+    if (
+      entry.kind !== "file" ||
+      !path.endsWith(".d.ts") ||
+      path.endsWith(`/${NAMESPACE_FILE}`) ||
+      path === "/index.d.ts"
+    )
+      continue;
     const twin = `${path.slice(0, -".d.ts".length)}.json`;
     files.set(path, Buffer.from(tree.read(path)).toString("utf8"));
     files.set(twin, Buffer.from(tree.read(twin)).toString("utf8"));
@@ -193,7 +199,7 @@ describe.skipIf(skip !== undefined)("through a real mount and the real CLI", () 
 
   /** Every operation file (and the manifest) of a mount, read by one shell with find and cat. */
   function mountedFiles(mnt: string): Map<string, string> {
-    const script = `cd '${mnt}' && for f in $(find . -path ./.afi -prune -o -path ./tsconfig.json -prune -o -type f -print | sort) ./.afi/manifest.json; do printf '%s\\0' "$f"; cat "$f"; printf '\\0'; done`;
+    const script = `cd '${mnt}' && for f in $(find . -path ./.afi -prune -o -path ./tsconfig.json -prune -o -path ./package.json -prune -o -type f -print | sort) ./.afi/manifest.json; do printf '%s\\0' "$f"; cat "$f"; printf '\\0'; done`;
     const parts = sh(script).stdout.split("\0");
     const files = new Map<string, string>();
     for (let index = 0; index + 1 < parts.length; index += 2)

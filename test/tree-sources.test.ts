@@ -128,6 +128,8 @@ describe("source files", () => {
       ".search",
       "README.md",
       "tsconfig.json",
+      "index.d.ts",
+      "package.json",
     ]);
     expect(text(sub, "/README.md")).toContain(
       "0 of 1 operation of empty is described here; the other 1 is listed in @unsupported.txt",
@@ -287,15 +289,16 @@ describe("reserved names", () => {
     const sub = treeOf(odd, [], "w");
     expect(names(sub, "/")).toEqual([
       "@index.txt",
-      NAMESPACE_FILE,
       ".afi",
       ".search",
       "README.md",
       "tsconfig.json",
+      "index.d.ts",
+      "package.json",
       "README.d.ts",
       "README.json",
-      "index.d.ts",
-      "index.json",
+      "index.op.d.ts",
+      "index.op.json",
       "tsconfig.op.d.ts",
       "tsconfig.op.json",
       "x",

@@ -40,7 +40,12 @@ function allOperationsInTreeOrder(target: VirtualTree, directory = "/"): string[
     const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
     if (entry.kind === "directory" && !entry.name.startsWith("."))
       found.push(...allOperationsInTreeOrder(target, path));
-    if (entry.kind === "file" && entry.name.endsWith(".d.ts") && entry.name !== NAMESPACE_FILE)
+    if (
+      entry.kind === "file" &&
+      entry.name.endsWith(".d.ts") &&
+      entry.name !== NAMESPACE_FILE &&
+      path !== "/index.d.ts"
+    )
       found.push(path.slice(1, -5).split("/").join("."));
   }
   return found;
@@ -74,13 +79,14 @@ describe("layout", () => {
       cursor = page.nextCursor;
     } while (cursor !== null);
     expect(allOperationsInTreeOrder(tree)).toEqual(listed);
-    expect(names(tree, "/").slice(0, 6)).toEqual([
+    expect(names(tree, "/").slice(0, 7)).toEqual([
       "@index.txt",
-      NAMESPACE_FILE,
       ".afi",
       ".search",
       "README.md",
       "tsconfig.json",
+      "index.d.ts",
+      "package.json",
     ]);
     expect(names(tree, "/computers/local/files")).toEqual([
       "@index.txt",
@@ -109,7 +115,7 @@ describe("layout", () => {
     walk("/");
   });
 
-  test("namespace description files never collide with operation names, and are absent when too large", () => {
+  test("namespace declaration files never collide with operation names, and compose at any size", () => {
     const input = z.object({ id: z.string() });
     const wide = z.object(
       Object.fromEntries(
@@ -133,9 +139,10 @@ describe("layout", () => {
       "namespace.d.ts",
       "namespace.json",
     ]);
-    expect(text(oddTree, `/ns/${NAMESPACE_FILE}`)).toBe(odd.describe("ns").typescript);
-    expect(names(oddTree, "/big")).not.toContain(NAMESPACE_FILE);
-    expect(errorCode(() => oddTree.stat(`/big/${NAMESPACE_FILE}`))).toBe("not_found");
+    // docs/mount.md, "Editors": a namespace file imports its children instead of restating them.
+    expect(text(oddTree, `/ns/${NAMESPACE_FILE}`)).toContain('import type * as op$index from "./index.js";');
+    expect(() => odd.describe("big")).toThrow(/too large|over/);
+    expect(text(oddTree, `/big/${NAMESPACE_FILE}`)).toContain('import type * as op$op59 from "./op59.js";');
     expect(names(oddTree, "/")).not.toContain(NAMESPACE_FILE);
   });
 });
@@ -317,7 +324,7 @@ describe("errors and cloaking", () => {
     ]);
     expect(text(sub, "/windows/open.d.ts")).toBe(catalog.describe("apps.bazaar.windows.open").typescript);
     expect(errorCode(() => sub.stat("/computers"))).toBe("not_found");
-    expect(text(sub, `/${NAMESPACE_FILE}`)).toBe(catalog.describe("apps.bazaar").typescript);
+    expect(text(sub, "/index.d.ts")).toContain('import type * as ns$cart from "./cart/@namespace.js";');
     const ranked = sub.list("/.search/open window").filter((entry) => entry.kind === "symlink");
     expect(ranked[0]).toMatchObject({ target: "../../windows/open.d.ts" });
     expect(() => treeOf(catalog, "apps.nothing")).toThrow(/not a namespace/);
@@ -326,7 +333,15 @@ describe("errors and cloaking", () => {
   test("an empty view lists an empty root instead of failing", () => {
     const nothing = createForage(catalog, { bound: ["nothing.here"] });
     const empty = createCatalogTree(nothing, { revision: catalog.revision, stamp: "s", providerVersion: "0" });
-    expect(names(empty, "/")).toEqual(["@index.txt", ".afi", ".search", "README.md", "tsconfig.json"]);
+    expect(names(empty, "/")).toEqual([
+      "@index.txt",
+      ".afi",
+      ".search",
+      "README.md",
+      "tsconfig.json",
+      "index.d.ts",
+      "package.json",
+    ]);
   });
 
   test("a query named like the namespace file is still a query", () => {

@@ -45,7 +45,7 @@ function renderChildren(node: EnvNode, indent: string): string {
  * still calls it. Every other keyword, contextual or reserved, followed by
  * `(` or `:` is an ordinary member name.
  */
-function memberName(segment: string): string {
+export function memberName(segment: string): string {
   return segment === "new" ? '"new"' : segment;
 }
 

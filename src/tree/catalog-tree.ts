@@ -4,6 +4,13 @@ import { ForageError } from "../forage-error.js";
 import { AfiSearchSession, PendingRequests } from "./afi-search-session.js";
 import { MAX_CONTENT_SEARCH_LIMIT, parseContentSearchRequest, searchContent } from "./content-search.js";
 import { INDEX_STEM, type IndexEntry, indexPages } from "./directory-index.js";
+import {
+  composedNamespaceDeclaration,
+  type DeclaredChild,
+  EDITOR_INDEX_FILE,
+  EDITOR_PACKAGE_FILE,
+  mountPackageJson,
+} from "./editor-declarations.js";
 import { buildManifest, type ManifestSource } from "./manifest.js";
 import { mountReadme, mountTsconfig } from "./mount-guide.js";
 import { operationStem } from "./operation-files.js";
@@ -40,6 +47,8 @@ export interface CatalogTreeOptions {
 
 /** The file in every namespace directory that describes the whole namespace; "@" keeps it apart from operation names. */
 export const NAMESPACE_FILE = "@namespace.d.ts";
+/** How a declaration file imports a namespace file: TypeScript maps `.js` to the `.d.ts` beside it. */
+const NAMESPACE_MODULE = "@namespace.js";
 const CONTROL_FILE = "/.afi/search";
 /** Query directories kept, most recent first; a revision is immutable, so a kept answer never goes stale. */
 const MAX_CACHED_QUERIES = 256;
@@ -241,18 +250,35 @@ class CatalogTree implements VirtualTree {
     return files;
   }
 
-  /** The namespace description file, or undefined when describe refuses it as too large or there is nothing to describe. */
+  /**
+   * A namespace directory's composed declaration file (see composedNamespaceDeclaration), or undefined
+   * when nothing lies below to declare. The root has none: index.d.ts is the root's, named for imports.
+   */
   private namespaceFile(directory: string): FileNode | undefined {
-    const node = this.nodes.get(directory);
-    if (node?.kind !== "directory" || node.namespace === undefined) return undefined;
-    try {
-      const typescript = this.forage.describe(node.namespace).typescript;
-      return fileNode(() => typescript);
-    } catch (error) {
-      // Too large to describe whole, or (an empty root, a source with no described operation) nothing to describe.
-      if (error instanceof ForageError && (error.code === "too_large" || error.code === "not_found")) return undefined;
-      throw error;
+    if (directory === "/" || (this.directories.get(directory) as DirectoryFacts).operations === 0) return undefined;
+    return fileNode(() => this.composedDeclaration(directory));
+  }
+
+  /** The declaration of a directory's namespace, composed from its operations' files and its namespaces' files. */
+  private composedDeclaration(directory: string): string {
+    const facts = this.directories.get(directory) as DirectoryFacts;
+    const children: DeclaredChild[] = [];
+    for (const child of facts.children) {
+      if (child.kind === "operation") {
+        const file = this.operationFile(child.summary.path);
+        const stem = file.slice(file.lastIndexOf("/") + 1, -".d.ts".length);
+        const segment = child.summary.path.slice(child.summary.path.lastIndexOf(".") + 1);
+        children.push({ kind: "operation", segment, specifier: `./${stem}.js` });
+      } else if ((this.directories.get(childPath(directory, child.name)) as DirectoryFacts).operations > 0) {
+        children.push({ kind: "namespace", segment: child.name, specifier: `./${child.name}/${NAMESPACE_MODULE}` });
+      }
     }
+    return composedNamespaceDeclaration({
+      namespace: (this.nodes.get(directory) as DirectoryNode).namespace ?? "",
+      operations: facts.operations,
+      ...(facts.source === undefined ? {} : { sourceSummary: sourceSummary(facts.source) }),
+      children,
+    });
   }
 
   private indexSubject(directory: string, facts: DirectoryFacts) {
@@ -350,6 +376,8 @@ class CatalogTree implements VirtualTree {
       this.addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
     this.addFile("/README.md", () => mountReadme(facts));
     this.addFile("/tsconfig.json", mountTsconfig);
+    this.addFile(`/${EDITOR_INDEX_FILE}`, () => this.composedDeclaration("/"));
+    this.addFile(`/${EDITOR_PACKAGE_FILE}`, () => mountPackageJson(facts));
   }
 
   /** What the manifest and README say of a source: its counts and where its files are. */

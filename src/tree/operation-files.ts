@@ -1,5 +1,5 @@
 /** The files the tree root holds besides namespaces, operations and "@" files. */
-export const ROOT_METADATA_FILES: readonly string[] = ["README.md", "tsconfig.json"];
+export const ROOT_METADATA_FILES: readonly string[] = ["README.md", "tsconfig.json", "index.d.ts", "package.json"];
 /** What an operation's file stem gets when its files would take a root metadata file's name. */
 export const ESCAPED_STEM_SUFFIX = ".op";
 
