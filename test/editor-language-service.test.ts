@@ -6,7 +6,13 @@ import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, test } from "vitest";
 import { z } from "zod";
-import { type Catalog, createCatalog, createExampleCatalog, scaledExampleOperations } from "../src/index.js";
+import {
+  type Catalog,
+  createCatalog,
+  createExampleCatalog,
+  type OperationDescription,
+  scaledExampleOperations,
+} from "../src/index.js";
 import { createCatalogTree } from "../src/tree/catalog-tree.js";
 import { walkTree } from "../src/tree/walk-tree.js";
 import { listAll } from "./helpers/forage-assertions.js";
@@ -216,7 +222,9 @@ describe("several thousand operations, over the tree's files", () => {
       expect(project.completions(`${head}env.${parent}.@`)).toContain(segments.at(-1));
       const call = `${head}env.${parent}.@${segments.at(-1)};\n`;
       expect(project.definitions(call)).toEqual([operationFile(root, path)]);
-      expect(project.hover(call)).toContain(catalog.describe(path).description.split("\n")[0]);
+      expect(project.hover(call)).toContain(
+        (catalog.describe(path) as OperationDescription).description.split("\n")[0],
+      );
     }
     expect(project.errors(`${head}env.tenant0099.mail.messages.send({ to: [], subject: 5, body: "" });\n`)).toEqual([
       expect.stringMatching(/'number' is not assignable to type 'string'/),
@@ -245,7 +253,9 @@ describe.skipIf(skip !== undefined)("the example catalog over a real FUSE mount"
       expect(project.completions(`${head}env.weather.@`).sort()).toEqual(["air_quality", "forecast"].sort());
       const call = `${head}env.mail.messages.@send;\n`;
       expect(project.definitions(call)).toEqual([join(mnt, "mail/messages/send.d.ts")]);
-      expect(project.hover(call)).toContain(catalog.describe("mail.messages.send").description);
+      expect(project.hover(call)).toContain(
+        (catalog.describe("mail.messages.send") as OperationDescription).description,
+      );
       expect(project.errors(`${head}env.mail.messages.send({ to: [], subject: 5, body: "" });\n`)).toEqual([
         expect.stringMatching(/'number' is not assignable to type 'string'/),
       ]);
