@@ -121,7 +121,7 @@ describe.skipIf(skip !== undefined)("mount options through -o", () => {
       console.log("skipped: /etc/fuse.conf has user_allow_other here, so the refusal cannot be seen");
       return;
     }
-    if (sh(`${NOBODY} test -r ${quote(cli)}`).status !== 0) {
+    if (sh(`${NOBODY} test -r ${quote(CLI)}`).status !== 0) {
       console.log(
         `skipped: user nobody cannot reach ${cli} (a directory above it is private), so it cannot run forage`,
       );
