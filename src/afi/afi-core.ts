@@ -110,6 +110,7 @@ class TreeAfiCore implements AfiCore {
       const whole = this.tree.read(normalized);
       const bytes = whole.subarray(Math.min(offset, whole.length), Math.min(offset + length, whole.length));
       return {
+        path: normalized,
         bytes,
         content_type: contentType(normalized, "file"),
         eof: offset + bytes.length >= whole.length,

@@ -33,6 +33,8 @@ export interface AfiReadOptions {
 
 /** The bytes of a range; transports encode them (base64 over MCP, the body over HTTP). */
 export interface AfiReadResult {
+  /** The normalised path read. */
+  readonly path: string;
   readonly bytes: Uint8Array;
   readonly content_type: string;
   readonly eof: boolean;
