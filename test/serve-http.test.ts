@@ -189,6 +189,13 @@ describe("rate limit", () => {
 });
 
 describe("arguments", () => {
+  test("forage serve --help lists every option and exits 0", async () => {
+    const { stdout } = await run(process.execPath, [MAIN, "serve", "--help"]);
+    for (const text of ["--mcp", "--http [HOST:]PORT", "--cors ORIGIN", "--rate N/s", "-o, --option", "--example"])
+      expect(stdout).toContain(text);
+    expect((await run(process.execPath, [MAIN, "help", "serve"])).stdout).toBe(stdout);
+  });
+
   test.each([
     [["--http", "nope", "--example"], "--http takes [HOST:]PORT"],
     [["--http", "8080", "--rate", "fast", "--example"], "--rate takes N/s"],

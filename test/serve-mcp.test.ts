@@ -186,6 +186,23 @@ describe("sources and options as for forage mount", () => {
     }
   }, 30_000);
 
+  test("-o subtree= serves one namespace as the root, for AFI's tools and Forage's alike", async () => {
+    const rooted = await connect(["-o", "subtree=computers.local", "--example"]);
+    try {
+      const root = (await call(rooted, "afi.list", { path: "/" })).structuredContent as { entries: { path: string }[] };
+      expect(root.entries.map((entry) => entry.path)).toContain("/files");
+      const listed = (await call(rooted, "forage.list", { namespace: "files" })).structuredContent as {
+        results: { path: string }[];
+      };
+      expect(listed.results.length).toBeGreaterThan(0);
+      for (const result of listed.results) expect(result.path.startsWith("computers.local.files.")).toBe(true);
+      const described = (await call(rooted, "forage.describe", { path: "files.read" })).structuredContent;
+      expect(described).toMatchObject({ kind: "operation", path: "computers.local.files.read" });
+    } finally {
+      await rooted.close();
+    }
+  }, 30_000);
+
   test("-o ro declares profile 1 and refuses afi.search as unsupported", async () => {
     const readOnly = await connect(["-o", "ro", "--example"]);
     try {
