@@ -203,6 +203,13 @@ describe("search", () => {
     expect(paged).toEqual(whole);
   });
 
+  test("a regex cursor pages on whatever order the query's keys come in", async () => {
+    const first = await afi.search({ regex: "string", flags: "i" }, { limit: 2 });
+    const next = await afi.search({ flags: "i", regex: "string" }, { limit: 2, cursor: first.next_cursor });
+    const whole = await afi.search({ regex: "string", flags: "i" }, { limit: 4 });
+    expect([...first.matches, ...next.matches]).toEqual(whole.matches);
+  });
+
   test("a search cursor is refused for another query", async () => {
     const first = await afi.search("string", { limit: 1 });
     expect((await failure(() => afi.search("number", { cursor: first.next_cursor }))).code).toBe("invalid_path");

@@ -49,6 +49,19 @@ afterAll(async () => {
 
 const at = (path: string): string => new URL(path, server.url).toString();
 
+interface Page {
+  readonly entries: readonly { readonly path: string; readonly size: number }[];
+  readonly matches: readonly unknown[];
+  readonly next_cursor: string;
+  readonly size: number;
+}
+
+/** The JSON body of a GET, or of a POST of `body`, as a page of entries or matches. */
+async function json(path: string, body?: unknown): Promise<Page> {
+  const init = body === undefined ? {} : { method: "POST", body: JSON.stringify(body) };
+  return (await (await fetch(at(path), init)).json()) as Page;
+}
+
 describe("endpoints", () => {
   test("GET /.afi/manifest.json is the manifest", async () => {
     const response = await fetch(at("/.afi/manifest.json"));
@@ -58,16 +71,16 @@ describe("endpoints", () => {
   });
 
   test("GET /afi/stat and /afi/list answer JSON; list pages by cursor and filters by glob", async () => {
-    const stat = await (await fetch(at("/afi/stat?path=%2Fcomputers%2Flocal%2Ffiles%2Fread.d.ts"))).json();
+    const stat = await json("/afi/stat?path=%2Fcomputers%2Flocal%2Ffiles%2Fread.d.ts");
     expect(stat).toMatchObject({ type: "file", content_type: "application/typescript" });
-    const page = await (await fetch(at("/afi/list?path=/computers/local/files&limit=2"))).json();
+    const page = await json("/afi/list?path=/computers/local/files&limit=2");
     expect(page.entries).toHaveLength(2);
-    const next = await (
-      await fetch(at(`/afi/list?path=/computers/local/files&limit=2&cursor=${encodeURIComponent(page.next_cursor)}`))
-    ).json();
-    expect(next.entries[0].path).not.toBe(page.entries[1].path);
-    const globbed = await (await fetch(at("/afi/list?path=/computers/local/files&glob=*.json"))).json();
-    expect(globbed.entries.every((entry: { path: string }) => entry.path.endsWith(".json"))).toBe(true);
+    const next = await json(
+      `/afi/list?path=/computers/local/files&limit=2&cursor=${encodeURIComponent(page.next_cursor)}`,
+    );
+    expect(next.entries[0]?.path).not.toBe(page.entries[1]?.path);
+    const globbed = await json("/afi/list?path=/computers/local/files&glob=*.json");
+    expect(globbed.entries.every((entry) => entry.path.endsWith(".json"))).toBe(true);
   });
 
   test("GET /afi/read returns the bytes with the content type; the whole file is 200", async () => {
@@ -76,7 +89,7 @@ describe("endpoints", () => {
     expect(response.headers.get("content-type")).toBe("application/typescript");
     expect(response.headers.get("accept-ranges")).toBe("bytes");
     const text = await response.text();
-    const stat = await (await fetch(at("/afi/stat?path=/computers/local/files/read.d.ts"))).json();
+    const stat = await json("/afi/stat?path=/computers/local/files/read.d.ts");
     expect(Buffer.byteLength(text)).toBe(stat.size);
   });
 
@@ -106,8 +119,7 @@ describe("endpoints", () => {
   });
 
   test("POST /afi/search answers matches and pages by cursor in the body", async () => {
-    const post = async (body: unknown) =>
-      (await fetch(at("/afi/search"), { method: "POST", body: JSON.stringify(body) })).json();
+    const post = (body: unknown) => json("/afi/search", body);
     const all = await post({ query: "string", opts: { limit: 1_000 } });
     const first = await post({ query: "string", opts: { limit: 2 } });
     const second = await post({ query: "string", opts: { limit: 2, cursor: first.next_cursor } });

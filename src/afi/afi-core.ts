@@ -136,7 +136,10 @@ class TreeAfiCore implements AfiCore {
     const limit = parseContentSearchLimit(options.limit);
     const scope = normalize(options.path ?? "/");
     this.visible(scope);
-    const cursorKey = cursorScope(this.tree.stamp, ["search", query, scope]);
+    // The query as parsed, so that the same regex with its keys in another order pages on.
+    const { regex, flags } = query as { regex?: string; flags?: string };
+    const asked = mode === "exact" ? [mode, query] : [mode, regex, flags ?? ""];
+    const cursorKey = cursorScope(this.tree.stamp, ["search", ...asked, scope]);
     const after = options.cursor === undefined ? undefined : searchPosition(decodeCursor(options.cursor, cursorKey));
     const files = this.searchFiles(scope, after);
     // One match past the page says whether another page exists.

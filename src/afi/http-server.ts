@@ -71,7 +71,8 @@ export function createAfiHttpHandler(
   const limit = options.ratePerSecond === undefined ? undefined : new RateLimit(options.ratePerSecond);
   return async (request, response) => {
     if (options.cors !== undefined) corsHeaders(response, options.cors, request.headers.origin);
-    const url = new URL(request.url ?? "/", "http://afi.invalid");
+    // Prefixed, not resolved: a request target such as `//host/afi/stat` stays a path and matches no route.
+    const url = new URL(`http://afi.invalid${request.url ?? "/"}`);
     const method = ROUTES[url.pathname];
     if (request.method === "OPTIONS" && options.cors !== undefined && method !== undefined) {
       response.writeHead(204, { "Access-Control-Max-Age": "600" }).end();

@@ -1,4 +1,3 @@
-import { createAfiCore } from "../afi/afi-core.js";
 import type { AfiHttpOptions } from "../afi/http-server.js";
 import { loadRevision } from "./catalog-tree-source.js";
 import { CliError } from "./cli-error.js";
@@ -68,6 +67,8 @@ export async function runServe(argv: readonly string[], io: CommandIo): Promise<
   const listen = http === undefined ? undefined : httpListen(http, cors, rate);
   const { subtree, bound, readOnly } = parseMountOptions(listOption(parsed, "option"), "serve");
   const revision = await loadRevision({ ...catalogSources(parsed, parsed.positionals), subtree, bound, readOnly });
+  // Loaded here, not at the top: `forage --help` imports this file for its spec alone.
+  const { createAfiCore } = await import("../afi/afi-core.js");
   const afi = createAfiCore(revision.tree, { servedSince: new Date() });
   const what = `${count(revision.operationCount, "operation")} (revision ${revision.catalog.revision}, ${revision.tree.stamp})`;
   if (listen === undefined) {
