@@ -1,5 +1,5 @@
 import { createForage } from "../catalog/create-forage.js";
-import type { Catalog } from "../catalog/types.js";
+import type { Catalog, Forage } from "../catalog/types.js";
 import { createCatalogTree } from "../tree/catalog-tree.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { loadCatalog } from "./catalog-source.js";
@@ -10,6 +10,8 @@ import { packageVersion } from "./package-version.js";
 /** A loaded revision: its catalog and the tree that shows it. */
 export interface LoadedRevision {
   readonly catalog: Catalog;
+  /** The view the tree shows: the catalog, or its bound= narrowing. */
+  readonly forage: Forage;
   readonly tree: VirtualTree;
   readonly operationCount: number;
 }
@@ -18,7 +20,10 @@ export interface LoadedRevision {
 export type TreeTarget = "mount" | "export";
 
 /** Loads the sources and builds the tree, narrowed by bound= and rooted at subtree= when given. */
-export async function loadRevision(args: MountArguments, target: TreeTarget = "mount"): Promise<LoadedRevision> {
+export async function loadRevision(
+  args: Pick<MountArguments, "sources" | "example" | "bound" | "subtree" | "readOnly">,
+  target: TreeTarget = "mount",
+): Promise<LoadedRevision> {
   const { catalog, sources } = await loadCatalog(args.sources, args.example);
   const forage = args.bound === undefined ? catalog : createForage(catalog, { bound: args.bound });
   const { total: operationCount, catalogStamp } = forage.list({ namespace: args.subtree, limit: 1 });
@@ -38,5 +43,5 @@ export async function loadRevision(args: MountArguments, target: TreeTarget = "m
     // A bound view shows bound operations only: what its sources left out is not for it to see.
     sources: args.bound === undefined ? sources : [],
   });
-  return { catalog, tree, operationCount };
+  return { catalog, forage, tree, operationCount };
 }

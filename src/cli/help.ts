@@ -1,12 +1,14 @@
 import { type CommandSpec, commandHelp, EXIT_CODES } from "./command-line.js";
 import { EXPORT_COMMAND, MOUNT_COMMAND } from "./mount-arguments.js";
 import { OPENAPI_PREVIEW_COMMAND } from "./openapi-preview.js";
+import { SERVE_COMMAND } from "./serve-command.js";
 import { UNMOUNT_COMMAND } from "./unmount-command.js";
 
 /** Every command, by the name `forage help <name>` takes. */
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   mount: MOUNT_COMMAND,
   unmount: UNMOUNT_COMMAND,
+  serve: SERVE_COMMAND,
   export: EXPORT_COMMAND,
   openapi: OPENAPI_PREVIEW_COMMAND,
 };

@@ -18,6 +18,8 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
         return await (await import("./mount-command.js")).runMount(rest, io);
       case "unmount":
         return await runUnmount(rest, io);
+      case "serve":
+        return await (await import("./serve-command.js")).runServe(rest, io);
       case "export":
         return await runExport(rest, io);
       case "openapi":

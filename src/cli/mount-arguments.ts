@@ -37,13 +37,15 @@ export interface MountArguments {
   readonly logFile: string | undefined;
 }
 
-const SOURCE_LINES = [
+/** What a source argument may be, for every command's help. */
+export const SOURCE_LINES = [
   "A source is a JS module exporting `operations` or `catalog`, an OpenAPI 3.0/3.1 spec (.json/.yaml),",
   "a JSON/YAML catalog file, an MCP tools/list result (.json/.yaml), a folder of them, or mcp:<command line>",
   "to list a live MCP server over stdio (its tools are never called). Prefix NAME= to put a source under namespace NAME.",
 ];
 
-const CATALOG_OPTIONS: readonly OptionSpec[] = [
+/** The options that choose the catalog, shared by every command that loads one. */
+export const CATALOG_OPTIONS: readonly OptionSpec[] = [
   { name: "example", help: "use the built-in example catalog instead of sources" },
   { name: "namespace", value: "NAME", help: "put the single source under namespace NAME (for several: NAME=source)" },
 ];
@@ -152,10 +154,18 @@ export function parseExportArguments(argv: readonly string[]): MountArguments | 
 /** The sources (or --example) and the target, the last positional. */
 function catalogArguments(parsed: ParsedCommand): Pick<MountArguments, "sources" | "example" | "target"> {
   const positional = [...parsed.positionals];
-  const example = flagOption(parsed, "example");
-  const namespace = stringOption(parsed, "namespace");
   const target = positional.pop();
   if (target === undefined) throw new CliError("missing the mountpoint (or export directory)", 2);
+  return { ...catalogSources(parsed, positional), target };
+}
+
+/** The sources among `positional` (NAME=source, --namespace), or --example and none. */
+export function catalogSources(
+  parsed: ParsedCommand,
+  positional: readonly string[],
+): Pick<MountArguments, "sources" | "example"> {
+  const example = flagOption(parsed, "example");
+  const namespace = stringOption(parsed, "namespace");
   if (example === positional.length > 0)
     throw new CliError(example ? "--example takes no source" : "give a source, or --example", 2);
   if (namespace !== undefined && positional.length !== 1)
@@ -163,7 +173,7 @@ function catalogArguments(parsed: ParsedCommand): Pick<MountArguments, "sources"
   const sources = positional
     .map(parseSourceSpec)
     .map((source) => (namespace === undefined ? source : { ...source, namespace }));
-  return { sources, example, target };
+  return { sources, example };
 }
 
 const FUSE_FLAGS: Readonly<Record<string, keyof FuseFlags>> = {
@@ -174,10 +184,10 @@ const FUSE_FLAGS: Readonly<Record<string, keyof FuseFlags>> = {
   debug: "debug",
 };
 
-/** `-o` options, as sshfs takes them: comma-separated, repeatable. Export takes only those that shape the tree. */
-function parseMountOptions(
+/** `-o` options, as sshfs takes them: comma-separated, repeatable. Export and serve take only those that shape the tree. */
+export function parseMountOptions(
   groups: readonly string[],
-  command: "mount" | "export",
+  command: "mount" | "export" | "serve",
 ): Pick<MountArguments, "subtree" | "bound" | "readOnly" | "fuse"> {
   let subtree: string | undefined;
   let bound: string[] | undefined;
@@ -195,15 +205,16 @@ function parseMountOptions(
     if (key === "subtree" && value) subtree = value.replace(/^\/+|\/+$/g, "").replaceAll("/", ".");
     else if (key === "bound" && value) bound = readBoundFile(value);
     else if (key === "ro" && value === undefined) readOnly = true;
-    else if (command === "export" && flag !== undefined)
-      throw new CliError(`-o ${key} applies to mount, not export`, 2);
+    else if (command !== "mount" && flag !== undefined)
+      throw new CliError(`-o ${key} applies to mount, not ${command}`, 2);
     else if (flag !== undefined && value === undefined) fuse[flag] = true;
     else throw new CliError(`unknown or incomplete mount option ${JSON.stringify(option)}; ${expected(command)}`, 2);
   }
   return { subtree, bound, readOnly, fuse };
 }
 
-function expected(command: "mount" | "export"): string {
+function expected(command: "mount" | "export" | "serve"): string {
+  if (command === "serve") return "serve takes subtree=<namespace>, bound=<file> and ro";
   return command === "export"
     ? "export takes subtree=<namespace>, bound=<file> and ro (an export is always read-only)"
     : `expected ro, subtree=<namespace>, bound=<file>, ${Object.keys(FUSE_FLAGS).join(", ")}`;

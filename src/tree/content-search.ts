@@ -20,6 +20,8 @@ export interface ContentSearchRequest {
 export interface SearchableFile {
   readonly path: string;
   text(): string;
+  /** The 1-based line to start at (default 1), so a paged search resumes after its last match. */
+  readonly fromLine?: number;
 }
 
 export const DEFAULT_CONTENT_SEARCH_LIMIT = 100;
@@ -53,13 +55,14 @@ export function parseContentSearchRequest(body: string): ContentSearchRequest {
   if (options.cursor !== undefined)
     throw new TreeError("unsupported", "search cursors are not supported; raise opts.limit");
   return {
-    find: finder(query),
+    find: parseContentQuery(query),
     path: typeof options.path === "string" ? options.path : "/",
-    limit: searchLimit(options.limit),
+    limit: parseContentSearchLimit(options.limit),
   };
 }
 
-function finder(query: unknown): (line: string) => number {
+/** An AFI SearchQuery (exact string or `{regex, flags}`) as a line finder; anything else is a TreeError. */
+export function parseContentQuery(query: unknown): (line: string) => number {
   if (typeof query === "string") {
     if (query.length === 0) throw new TreeError("invalid_path", "the exact query is empty");
     return (line) => line.indexOf(query);
@@ -98,7 +101,8 @@ function compileRegex(regex: string, flags: unknown): RE2JS {
   }
 }
 
-function searchLimit(limit: unknown): number {
+/** A search's `opts.limit`: a positive integer, default 100, values above 1,000 taken as 1,000. */
+export function parseContentSearchLimit(limit: unknown): number {
   if (limit === undefined) return DEFAULT_CONTENT_SEARCH_LIMIT;
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)
     throw new TreeError("invalid_path", "opts.limit must be a positive integer");
@@ -124,7 +128,7 @@ export async function searchContent(
       sliceStart = performance.now();
     }
     const lines = file.text().split("\n");
-    for (let index = 0; index < lines.length; index += 1) {
+    for (let index = (file.fromLine ?? 1) - 1; index < lines.length; index += 1) {
       const line = lines[index] as string;
       const at = request.find(line);
       if (at === -1) continue;
