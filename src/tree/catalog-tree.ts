@@ -97,76 +97,76 @@ export function createCatalogTree(forage: Forage, options: CatalogTreeOptions): 
 
 class CatalogTree implements VirtualTree {
   readonly stamp: string;
-  private readonly nodes = new Map<string, Node>();
-  private readonly listings = new Map<string, readonly TreeEntry[]>();
-  private readonly queries = new Map<string, SearchListing>();
-  private readonly pending = new PendingRequests();
-  private readonly subtree: string | undefined;
-  private readonly directories = new Map<string, DirectoryFacts>();
+  readonly #nodes = new Map<string, Node>();
+  readonly #listings = new Map<string, readonly TreeEntry[]>();
+  readonly #queries = new Map<string, SearchListing>();
+  readonly #pending = new PendingRequests();
+  readonly #subtree: string | undefined;
+  readonly #directories = new Map<string, DirectoryFacts>();
   /** Each catalog directory's "@" files, made when the directory is first listed or looked into. */
-  private readonly metadata = new Map<string, ReadonlyMap<string, FileNode>>();
-  private sortedFiles: string[] | undefined;
+  readonly #metadata = new Map<string, ReadonlyMap<string, FileNode>>();
+  #sortedFiles: string[] | undefined;
 
-  constructor(
-    private readonly forage: Forage,
-    options: CatalogTreeOptions,
-  ) {
+  readonly #forage: Forage;
+
+  constructor(forage: Forage, options: CatalogTreeOptions) {
+    this.#forage = forage;
     this.stamp = options.stamp;
-    this.subtree = options.subtree;
+    this.#subtree = options.subtree;
     const operations = listEvery(forage, options.subtree);
-    const sources = (options.sources ?? []).filter(({ namespace }) => this.inScope(namespace));
+    const sources = (options.sources ?? []).filter(({ namespace }) => this.#inScope(namespace));
     if (options.subtree !== undefined && operations.length === 0 && sources.length === 0) {
       throw new ForageError(
         "not_found",
         `subtree ${JSON.stringify(options.subtree)} is not a namespace with operations`,
       );
     }
-    this.addDirectory("/", options.subtree);
-    this.addMetadata(options, operations.length, sources);
-    this.addOperations(operations, sources);
-    for (const source of sources) this.addSource(source);
+    this.#addDirectory("/", options.subtree);
+    this.#addMetadata(options, operations.length, sources);
+    this.#addOperations(operations, sources);
+    for (const source of sources) this.#addSource(source);
   }
 
   stat(path: string): TreeNodeInfo {
-    return this.info(this.node(normalizeTreePath(path), path));
+    return this.#info(this.#node(normalizeTreePath(path), path));
   }
 
   list(path: string): readonly TreeEntry[] {
     const normalized = normalizeTreePath(path);
-    const node = this.node(normalized, path);
+    const node = this.#node(normalized, path);
     if (node.kind !== "directory") throw new TreeError("invalid_path", "not a directory", path);
-    let entries = this.listings.get(normalized);
+    let entries = this.#listings.get(normalized);
     if (entries === undefined) {
-      entries = this.directoryNames(normalized, node).map((name) =>
-        this.entry(name, this.node(childPath(normalized, name), path)),
+      entries = this.#directoryNames(normalized, node).map((name) =>
+        this.#entry(name, this.#node(childPath(normalized, name), path)),
       );
-      if (!normalized.startsWith(SEARCH_ROOT)) this.listings.set(normalized, entries);
+      if (!normalized.startsWith(SEARCH_ROOT)) this.#listings.set(normalized, entries);
     }
     return entries;
   }
 
   read(path: string): Uint8Array {
-    const node = this.node(normalizeTreePath(path), path);
+    const node = this.#node(normalizeTreePath(path), path);
     if (node.kind !== "file")
       throw new TreeError("invalid_path", node.kind === "directory" ? "is a directory" : "not a regular file", path);
     return node.bytes();
   }
 
   readlink(path: string): string {
-    const node = this.node(normalizeTreePath(path), path);
+    const node = this.#node(normalizeTreePath(path), path);
     if (node.kind !== "symlink") throw new TreeError("invalid_path", "not a symlink", path);
     return node.target;
   }
 
   openControl(path: string, caller?: string): ControlSession {
-    const node = this.node(normalizeTreePath(path), path);
+    const node = this.#node(normalizeTreePath(path), path);
     if (node.kind !== "control") throw new TreeError("read_only", "this filesystem is read-only", path);
-    return new AfiSearchSession(this.pending, caller, (request) => this.runContentSearch(request));
+    return new AfiSearchSession(this.#pending, caller, (request) => this.#runContentSearch(request));
   }
 
   /** A listing entry; a file's size is computed when first asked for. */
-  private entry(name: string, node: Node): TreeEntry {
-    if (node.kind !== "file") return { name, ...this.info(node) };
+  #entry(name: string, node: Node): TreeEntry {
+    if (node.kind !== "file") return { name, ...this.#info(node) };
     return {
       name,
       kind: "file",
@@ -176,7 +176,7 @@ class CatalogTree implements VirtualTree {
     };
   }
 
-  private info(node: Node): TreeNodeInfo {
+  #info(node: Node): TreeNodeInfo {
     switch (node.kind) {
       case "directory":
         return node.unlisted ? { kind: "directory", size: 0, unlisted: true } : { kind: "directory", size: 0 };
@@ -189,46 +189,46 @@ class CatalogTree implements VirtualTree {
     }
   }
 
-  private node(normalized: string, original: string): Node {
-    const node = this.nodes.get(normalized) ?? this.dynamicNode(normalized);
+  #node(normalized: string, original: string): Node {
+    const node = this.#nodes.get(normalized) ?? this.#dynamicNode(normalized);
     if (node === undefined) throw new TreeError("not_found", "no such file or directory", original);
     return node;
   }
 
   /** Nodes that exist only on demand: a directory's "@" files and /.search. */
-  private dynamicNode(path: string): Node | undefined {
+  #dynamicNode(path: string): Node | undefined {
     // /.search first: a query may itself be named like a "@" file.
-    if (path.startsWith(`${SEARCH_ROOT}/`)) return this.searchNode(path.slice(SEARCH_ROOT.length + 1));
+    if (path.startsWith(`${SEARCH_ROOT}/`)) return this.#searchNode(path.slice(SEARCH_ROOT.length + 1));
     const slash = path.lastIndexOf("/");
     if (path.charCodeAt(slash + 1) !== 64) return undefined; // "@"
-    return this.metadataFiles(path.slice(0, slash) || "/")?.get(path.slice(slash + 1));
+    return this.#metadataFiles(path.slice(0, slash) || "/")?.get(path.slice(slash + 1));
   }
 
-  private directoryNames(path: string, node: DirectoryNode): string[] {
+  #directoryNames(path: string, node: DirectoryNode): string[] {
     if (path.startsWith(`${SEARCH_ROOT}/`)) {
-      const listing = this.queryListing(path.slice(SEARCH_ROOT.length + 1));
+      const listing = this.#queryListing(path.slice(SEARCH_ROOT.length + 1));
       return ["results.json", ...listing.entries.map((entry) => entry.name)];
     }
-    return [...(this.metadataFiles(path)?.keys() ?? []), ...node.children];
+    return [...(this.#metadataFiles(path)?.keys() ?? []), ...node.children];
   }
 
   /**
    * A catalog directory's "@" files, in listing order: its index pages, its namespace
    * description, and, for a source's namespace, its source file and left-out pages.
    */
-  private metadataFiles(directory: string): ReadonlyMap<string, FileNode> | undefined {
-    const facts = this.directories.get(directory);
+  #metadataFiles(directory: string): ReadonlyMap<string, FileNode> | undefined {
+    const facts = this.#directories.get(directory);
     if (facts === undefined) return undefined;
-    let files = this.metadata.get(directory);
+    let files = this.#metadata.get(directory);
     if (files === undefined) {
       const made = new Map<string, FileNode>();
-      const pages = indexPages(this.indexSubject(directory, facts), this.indexEntries(directory, facts));
+      const pages = indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts));
       for (const [page, text] of pages.entries())
         made.set(
           pageName(INDEX_STEM, page),
           fileNode(() => text),
         );
-      const described = this.namespaceFile(directory);
+      const described = this.#namespaceFile(directory);
       if (described !== undefined) made.set(NAMESPACE_FILE, described);
       const source = facts.source;
       if (source !== undefined) {
@@ -245,7 +245,7 @@ class CatalogTree implements VirtualTree {
         }
       }
       files = made;
-      this.metadata.set(directory, files);
+      this.#metadata.set(directory, files);
     }
     return files;
   }
@@ -254,35 +254,35 @@ class CatalogTree implements VirtualTree {
    * A namespace directory's composed declaration file (see composedNamespaceDeclaration), or undefined
    * when nothing lies below to declare. The root has none: index.d.ts is the root's, named for imports.
    */
-  private namespaceFile(directory: string): FileNode | undefined {
-    if (directory === "/" || (this.directories.get(directory) as DirectoryFacts).operations === 0) return undefined;
-    return fileNode(() => this.composedDeclaration(directory));
+  #namespaceFile(directory: string): FileNode | undefined {
+    if (directory === "/" || (this.#directories.get(directory) as DirectoryFacts).operations === 0) return undefined;
+    return fileNode(() => this.#composedDeclaration(directory));
   }
 
   /** The declaration of a directory's namespace, composed from its operations' files and its namespaces' files. */
-  private composedDeclaration(directory: string): string {
-    const facts = this.directories.get(directory) as DirectoryFacts;
+  #composedDeclaration(directory: string): string {
+    const facts = this.#directories.get(directory) as DirectoryFacts;
     const children: DeclaredChild[] = [];
     for (const child of facts.children) {
       if (child.kind === "operation") {
-        const file = this.operationFile(child.summary.path);
+        const file = this.#operationFile(child.summary.path);
         const stem = file.slice(file.lastIndexOf("/") + 1, -".d.ts".length);
         const segment = child.summary.path.slice(child.summary.path.lastIndexOf(".") + 1);
         children.push({ kind: "operation", segment, specifier: `./${stem}.js` });
-      } else if ((this.directories.get(childPath(directory, child.name)) as DirectoryFacts).operations > 0) {
+      } else if ((this.#directories.get(childPath(directory, child.name)) as DirectoryFacts).operations > 0) {
         children.push({ kind: "namespace", segment: child.name, specifier: `./${child.name}/${NAMESPACE_MODULE}` });
       }
     }
     return composedNamespaceDeclaration({
-      namespace: (this.nodes.get(directory) as DirectoryNode).namespace ?? "",
+      namespace: (this.#nodes.get(directory) as DirectoryNode).namespace ?? "",
       operations: facts.operations,
       ...(facts.source === undefined ? {} : { sourceSummary: sourceSummary(facts.source) }),
       children,
     });
   }
 
-  private indexSubject(directory: string, facts: DirectoryFacts) {
-    const namespace = (this.nodes.get(directory) as DirectoryNode).namespace ?? "";
+  #indexSubject(directory: string, facts: DirectoryFacts) {
+    const namespace = (this.#nodes.get(directory) as DirectoryNode).namespace ?? "";
     const title =
       directory !== "/"
         ? `namespace ${namespace}`
@@ -292,15 +292,15 @@ class CatalogTree implements VirtualTree {
     return { title, operations: facts.operations, unsupported: facts.unsupported };
   }
 
-  private indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {
+  #indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {
     const entries: IndexEntry[] = facts.children.map((child) => {
       if (child.kind === "operation") return child;
       const path = childPath(directory, child.name);
-      const below = this.directories.get(path) as DirectoryFacts;
+      const below = this.#directories.get(path) as DirectoryFacts;
       return {
         kind: "namespace",
         name: child.name,
-        summary: this.namespaceSummary(below),
+        summary: this.#namespaceSummary(below),
         operations: below.operations,
         unsupported: below.unsupported,
       };
@@ -315,7 +315,7 @@ class CatalogTree implements VirtualTree {
    * A namespace's one line: its source's title and description, then the names of its first few
    * children (left-out ones when nothing is described), which say more than a title to an agent scanning the root.
    */
-  private namespaceSummary(facts: DirectoryFacts): string {
+  #namespaceSummary(facts: DirectoryFacts): string {
     const shown = 6;
     const names = facts.children.map((child) =>
       child.kind === "namespace" ? `${child.name}/` : (child.summary.path.split(".").pop() as string),
@@ -329,29 +329,29 @@ class CatalogTree implements VirtualTree {
     return /[.!?]$/.test(summary) ? `${summary} C${contains.slice(1)}` : `${summary}; ${contains}`;
   }
 
-  private searchNode(rest: string): Node | undefined {
+  #searchNode(rest: string): Node | undefined {
     const slash = rest.indexOf("/");
     const query = slash === -1 ? rest : rest.slice(0, slash);
     if (slash === -1) return { kind: "directory", namespace: undefined, children: [] };
     const name = rest.slice(slash + 1);
     if (name.includes("/")) return undefined;
-    const listing = this.queryListing(query);
+    const listing = this.#queryListing(query);
     if (name === "results.json") return fileNode(() => listing.resultsJson);
     const entry = listing.entries.find((candidate) => candidate.name === name);
     return entry === undefined ? undefined : { kind: "symlink", target: entry.target };
   }
 
-  private queryListing(query: string): SearchListing {
-    let listing = this.queries.get(query);
+  #queryListing(query: string): SearchListing {
+    let listing = this.#queries.get(query);
     if (listing === undefined) {
-      listing = searchListing(this.forage, query, this.subtree, (path) => this.operationFile(path));
-      if (this.queries.size >= MAX_CACHED_QUERIES) this.queries.delete(this.queries.keys().next().value as string);
-    } else this.queries.delete(query);
-    this.queries.set(query, listing);
+      listing = searchListing(this.#forage, query, this.#subtree, (path) => this.#operationFile(path));
+      if (this.#queries.size >= MAX_CACHED_QUERIES) this.#queries.delete(this.#queries.keys().next().value as string);
+    } else this.#queries.delete(query);
+    this.#queries.set(query, listing);
     return listing;
   }
 
-  private addMetadata(options: CatalogTreeOptions, operationCount: number, sources: readonly SourceInfo[]): void {
+  #addMetadata(options: CatalogTreeOptions, operationCount: number, sources: readonly SourceInfo[]): void {
     const searchable = options.searchControl ?? true;
     const rankedSearch = options.rankedSearchDirectory ?? true;
     const facts = {
@@ -360,7 +360,7 @@ class CatalogTree implements VirtualTree {
       operationCount,
       subtree: options.subtree ?? null,
       searchable,
-      sources: sources.map((source) => this.manifestSource(source)),
+      sources: sources.map((source) => this.#manifestSource(source)),
       rankedSearch,
     };
     const manifest = buildManifest({
@@ -369,20 +369,20 @@ class CatalogTree implements VirtualTree {
       maxSearchResults: MAX_CONTENT_SEARCH_LIMIT,
       maxPathLength: MAX_TREE_PATH_LENGTH,
     });
-    this.addDirectory("/.afi", undefined);
-    this.addFile("/.afi/manifest.json", () => `${JSON.stringify(manifest, null, 2)}\n`);
-    if (searchable) this.addNode(CONTROL_FILE, { kind: "control" });
+    this.#addDirectory("/.afi", undefined);
+    this.#addFile("/.afi/manifest.json", () => `${JSON.stringify(manifest, null, 2)}\n`);
+    if (searchable) this.#addNode(CONTROL_FILE, { kind: "control" });
     if (rankedSearch)
-      this.addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
-    this.addFile("/README.md", () => mountReadme(facts));
-    this.addFile("/tsconfig.json", mountTsconfig);
-    this.addFile(`/${EDITOR_INDEX_FILE}`, () => this.composedDeclaration("/"));
-    this.addFile(`/${EDITOR_PACKAGE_FILE}`, () => mountPackageJson(facts));
+      this.#addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
+    this.#addFile("/README.md", () => mountReadme(facts));
+    this.#addFile("/tsconfig.json", mountTsconfig);
+    this.#addFile(`/${EDITOR_INDEX_FILE}`, () => this.#composedDeclaration("/"));
+    this.#addFile(`/${EDITOR_PACKAGE_FILE}`, () => mountPackageJson(facts));
   }
 
   /** What the manifest and README say of a source: its counts and where its files are. */
-  private manifestSource(source: SourceInfo): ManifestSource {
-    const directory = this.namespaceDirectory(source.namespace).slice(1);
+  #manifestSource(source: SourceInfo): ManifestSource {
+    const directory = this.#namespaceDirectory(source.namespace).slice(1);
     const unsupportedList =
       source.unsupported.length === 0 ? null : directory === "" ? UNSUPPORTED_FILE : `${directory}/${UNSUPPORTED_FILE}`;
     return {
@@ -399,7 +399,7 @@ class CatalogTree implements VirtualTree {
    * Adds the operations in list order. A source namespace with no described operation
    * gets its directory where list order would put its first operation.
    */
-  private addOperations(operations: readonly Summary[], sources: readonly SourceInfo[]): void {
+  #addOperations(operations: readonly Summary[], sources: readonly SourceInfo[]): void {
     const empty = sources
       .map(({ namespace }) => namespace)
       .filter((namespace) => !operations.some(({ path }) => isUnderNamespace(path, namespace)))
@@ -408,98 +408,98 @@ class CatalogTree implements VirtualTree {
     for (const summary of operations) {
       const namespace = summary.path.slice(0, summary.path.lastIndexOf("."));
       while (next < empty.length && compareCodeUnits(empty[next] as string, namespace) < 0)
-        this.ensureDirectory(this.namespaceDirectory(empty[next++] as string));
-      this.addOperation(summary);
+        this.#ensureDirectory(this.#namespaceDirectory(empty[next++] as string));
+      this.#addOperation(summary);
     }
-    for (const namespace of empty.slice(next)) this.ensureDirectory(this.namespaceDirectory(namespace));
+    for (const namespace of empty.slice(next)) this.#ensureDirectory(this.#namespaceDirectory(namespace));
   }
 
-  private addOperation(summary: Summary): void {
-    const file = this.operationFile(summary.path);
+  #addOperation(summary: Summary): void {
+    const file = this.#operationFile(summary.path);
     const directory = file.slice(0, file.lastIndexOf("/")) || "/";
-    this.ensureDirectory(directory);
-    (this.directories.get(directory) as DirectoryFacts).children.push({ kind: "operation", summary });
-    for (const above of ancestors(directory)) (this.directories.get(above) as DirectoryFacts).operations += 1;
-    this.addFile(file, () => this.forage.describe(summary.path).typescript);
-    this.addFile(`${file.slice(0, -".d.ts".length)}.json`, () => operationJson(this.forage, summary.path));
+    this.#ensureDirectory(directory);
+    (this.#directories.get(directory) as DirectoryFacts).children.push({ kind: "operation", summary });
+    for (const above of ancestors(directory)) (this.#directories.get(above) as DirectoryFacts).operations += 1;
+    this.#addFile(file, () => this.#forage.describe(summary.path).typescript);
+    this.#addFile(`${file.slice(0, -".d.ts".length)}.json`, () => operationJson(this.#forage, summary.path));
   }
 
-  private addSource(source: SourceInfo): void {
-    const directory = this.namespaceDirectory(source.namespace);
-    (this.directories.get(directory) as DirectoryFacts).source = source;
+  #addSource(source: SourceInfo): void {
+    const directory = this.#namespaceDirectory(source.namespace);
+    (this.#directories.get(directory) as DirectoryFacts).source = source;
     for (const above of ancestors(directory))
-      (this.directories.get(above) as DirectoryFacts).unsupported += source.unsupported.length;
+      (this.#directories.get(above) as DirectoryFacts).unsupported += source.unsupported.length;
   }
 
   /** Adds a namespace directory and any missing one above it. */
-  private ensureDirectory(directory: string): void {
-    if (this.nodes.has(directory)) return;
+  #ensureDirectory(directory: string): void {
+    if (this.#nodes.has(directory)) return;
     const slash = directory.lastIndexOf("/");
     const parent = directory.slice(0, slash) || "/";
-    this.ensureDirectory(parent);
-    this.addDirectory(directory, this.subtreePath(directory));
-    (this.directories.get(parent) as DirectoryFacts).children.push({
+    this.#ensureDirectory(parent);
+    this.#addDirectory(directory, this.#subtreePath(directory));
+    (this.#directories.get(parent) as DirectoryFacts).children.push({
       kind: "namespace",
       name: directory.slice(slash + 1),
     });
   }
 
   /** True for a namespace at or under the subtree, if any. */
-  private inScope(namespace: string): boolean {
-    return this.subtree === undefined || namespace === this.subtree || isUnderNamespace(namespace, this.subtree);
+  #inScope(namespace: string): boolean {
+    return this.#subtree === undefined || namespace === this.#subtree || isUnderNamespace(namespace, this.#subtree);
   }
 
   /** The directory of a namespace at or under the root. */
-  private namespaceDirectory(namespace: string): string {
-    return namespace === this.subtree ? "/" : `/${this.relativeSegments(namespace).join("/")}`;
+  #namespaceDirectory(namespace: string): string {
+    return namespace === this.#subtree ? "/" : `/${this.#relativeSegments(namespace).join("/")}`;
   }
 
   /** The .d.ts path of an operation under the root; see operationStem for the one rename. */
-  private operationFile(path: string): string {
-    const segments = this.relativeSegments(path);
+  #operationFile(path: string): string {
+    const segments = this.#relativeSegments(path);
     const last = segments.length - 1;
     segments[last] = operationStem(segments[last] as string, last === 0);
     return `/${segments.join("/")}.d.ts`;
   }
 
-  private relativeSegments(path: string): string[] {
-    return (this.subtree === undefined ? path : path.slice(this.subtree.length + 1)).split(".");
+  #relativeSegments(path: string): string[] {
+    return (this.#subtree === undefined ? path : path.slice(this.#subtree.length + 1)).split(".");
   }
 
   /** The dotted namespace a directory path stands for. */
-  private subtreePath(directory: string): string {
+  #subtreePath(directory: string): string {
     const relative = directory.slice(1).split("/").join(".");
-    return this.subtree === undefined ? relative : `${this.subtree}.${relative}`;
+    return this.#subtree === undefined ? relative : `${this.#subtree}.${relative}`;
   }
 
-  private addDirectory(path: string, namespace: string | undefined): void {
-    this.addNode(path, { kind: "directory", namespace: path === "/" ? (namespace ?? "") : namespace, children: [] });
+  #addDirectory(path: string, namespace: string | undefined): void {
+    this.#addNode(path, { kind: "directory", namespace: path === "/" ? (namespace ?? "") : namespace, children: [] });
     if (namespace !== undefined || path === "/")
-      this.directories.set(path, { children: [], operations: 0, unsupported: 0 });
+      this.#directories.set(path, { children: [], operations: 0, unsupported: 0 });
   }
 
-  private addFile(path: string, text: () => string): void {
-    this.addNode(path, fileNode(text));
+  #addFile(path: string, text: () => string): void {
+    this.#addNode(path, fileNode(text));
   }
 
-  private addNode(path: string, node: Node): void {
-    this.nodes.set(path, node);
+  #addNode(path: string, node: Node): void {
+    this.#nodes.set(path, node);
     const slash = path.lastIndexOf("/");
     if (path === "/") return;
-    const parent = this.nodes.get(slash === 0 ? "/" : path.slice(0, slash));
+    const parent = this.#nodes.get(slash === 0 ? "/" : path.slice(0, slash));
     if (parent?.kind === "directory") parent.children.push(path.slice(slash + 1));
   }
 
   /** Throws at once for a bad request; the search itself runs in slices (searchContent). */
-  private runContentSearch(body: string): Promise<Uint8Array> {
+  #runContentSearch(body: string): Promise<Uint8Array> {
     const request = parseContentSearchRequest(body);
     const scope = normalizeTreePath(request.path);
-    if (!this.nodes.has(scope)) throw new TreeError("not_found", "opts.path does not exist", request.path);
-    const files = this.searchableFiles().filter(
+    if (!this.#nodes.has(scope)) throw new TreeError("not_found", "opts.path does not exist", request.path);
+    const files = this.#searchableFiles().filter(
       (path) => scope === "/" || path === scope || path.startsWith(`${scope}/`),
     );
     const searched = searchContent(
-      files.map((path) => ({ path, text: () => (this.node(path, path) as FileNode).text() })),
+      files.map((path) => ({ path, text: () => (this.#node(path, path) as FileNode).text() })),
       request,
     );
     return searched.then((matches) =>
@@ -508,14 +508,14 @@ class CatalogTree implements VirtualTree {
   }
 
   /** Every regular file, sorted by path, as AFI orders exact and regex matches. */
-  private searchableFiles(): string[] {
-    if (this.sortedFiles === undefined) {
+  #searchableFiles(): string[] {
+    if (this.#sortedFiles === undefined) {
       const files = [...walkTree(this)]
         .filter(({ entry }) => entry.kind === "file" && !entry.writable)
         .map(({ path }) => path);
-      this.sortedFiles = files.sort(compareCodeUnits);
+      this.#sortedFiles = files.sort(compareCodeUnits);
     }
-    return this.sortedFiles;
+    return this.#sortedFiles;
   }
 }
 
