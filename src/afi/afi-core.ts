@@ -48,31 +48,33 @@ export function createAfiCore(tree: VirtualTree, options: AfiCoreOptions): AfiCo
 }
 
 class TreeAfiCore implements AfiCore {
-  private readonly manifestJson: Readonly<Record<string, unknown>>;
-  private readonly modes: readonly string[];
-  private files: readonly string[] | undefined;
+  readonly #manifestJson: Readonly<Record<string, unknown>>;
+  readonly #modes: readonly string[];
+  #files: readonly string[] | undefined;
 
-  constructor(
-    private readonly tree: VirtualTree,
-    private readonly time: string,
-  ) {
-    this.manifestJson = JSON.parse(new TextDecoder().decode(tree.read(MANIFEST_PATH))) as Record<string, unknown>;
-    const capabilities = this.manifestJson.capabilities;
-    const search = this.manifestJson.search as { modes?: unknown } | undefined;
-    this.modes =
+  readonly #tree: VirtualTree;
+  readonly #time: string;
+
+  constructor(tree: VirtualTree, time: string) {
+    this.#tree = tree;
+    this.#time = time;
+    this.#manifestJson = JSON.parse(new TextDecoder().decode(tree.read(MANIFEST_PATH))) as Record<string, unknown>;
+    const capabilities = this.#manifestJson.capabilities;
+    const search = this.#manifestJson.search as { modes?: unknown } | undefined;
+    this.#modes =
       Array.isArray(capabilities) && capabilities.includes("search") && Array.isArray(search?.modes)
         ? (search.modes as string[])
         : [];
   }
 
   manifest(): Readonly<Record<string, unknown>> {
-    return this.manifestJson;
+    return this.#manifestJson;
   }
 
   stat(path: unknown): AfiEntry {
     return guard(() => {
       const normalized = normalize(path);
-      return this.entry(normalized, this.visible(normalized));
+      return this.#entry(normalized, this.#visible(normalized));
     });
   }
 
@@ -81,13 +83,13 @@ class TreeAfiCore implements AfiCore {
       const normalized = normalize(path);
       const limit = integerOption(options.limit, "limit", 1, MAX_LIST_LIMIT) ?? MAX_LIST_LIMIT;
       const matches = globMatcher(options.glob);
-      if (this.visible(normalized).kind !== "directory") throw afiError("invalid_path", "not a directory", normalized);
+      if (this.#visible(normalized).kind !== "directory") throw afiError("invalid_path", "not a directory", normalized);
       // Filtering comes before paging, so offsets and cursors count only what the caller may see.
-      const children = this.tree
+      const children = this.#tree
         .list(normalized)
         .filter((entry) => !entry.writable && matches(entry.name))
-        .map((entry) => this.entry(childPath(normalized, entry.name), entry));
-      const scope = cursorScope(this.tree.stamp, ["list", normalized, options.glob ?? null]);
+        .map((entry) => this.#entry(childPath(normalized, entry.name), entry));
+      const scope = cursorScope(this.#tree.stamp, ["list", normalized, options.glob ?? null]);
       const start = options.cursor === undefined ? 0 : listOffset(decodeCursor(options.cursor, scope), children.length);
       const end = start + limit;
       return {
@@ -100,14 +102,14 @@ class TreeAfiCore implements AfiCore {
   read(path: unknown, options: AfiReadOptions = {}): AfiReadResult {
     return guard(() => {
       const normalized = normalize(path);
-      const info = this.visible(normalized);
+      const info = this.#visible(normalized);
       if (info.kind !== "file") throw afiError("invalid_path", `cannot read a ${info.kind}`, normalized);
       const offset = integerOption(options.offset, "offset", 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const length = Math.min(
         integerOption(options.length, "length", 0, Number.MAX_SAFE_INTEGER) ?? MAX_READ_LENGTH,
         MAX_READ_LENGTH,
       );
-      const whole = this.tree.read(normalized);
+      const whole = this.#tree.read(normalized);
       const bytes = whole.subarray(Math.min(offset, whole.length), Math.min(offset + length, whole.length));
       return {
         path: normalized,
@@ -122,26 +124,26 @@ class TreeAfiCore implements AfiCore {
 
   async search(query: unknown, options: AfiSearchOptions = {}): Promise<AfiSearchResult> {
     try {
-      return await this.searchPage(query, options);
+      return await this.#searchPage(query, options);
     } catch (error) {
       throw toAfiError(error);
     }
   }
 
-  private async searchPage(query: unknown, options: AfiSearchOptions): Promise<AfiSearchResult> {
-    if (this.modes.length === 0) throw afiError("unsupported", "this provider declares no search (profile 1)");
+  async #searchPage(query: unknown, options: AfiSearchOptions): Promise<AfiSearchResult> {
+    if (this.#modes.length === 0) throw afiError("unsupported", "this provider declares no search (profile 1)");
     const find = parseContentQuery(query);
     const mode = typeof query === "string" ? "exact" : "regex";
-    if (!this.modes.includes(mode)) throw afiError("unsupported", `search mode ${mode} is not declared`);
+    if (!this.#modes.includes(mode)) throw afiError("unsupported", `search mode ${mode} is not declared`);
     const limit = parseContentSearchLimit(options.limit);
     const scope = normalize(options.path ?? "/");
-    this.visible(scope);
+    this.#visible(scope);
     // The query as parsed, so that the same regex with its keys in another order pages on.
     const { regex, flags } = query as { regex?: string; flags?: string };
     const asked = mode === "exact" ? [mode, query] : [mode, regex, flags ?? ""];
-    const cursorKey = cursorScope(this.tree.stamp, ["search", ...asked, scope]);
+    const cursorKey = cursorScope(this.#tree.stamp, ["search", ...asked, scope]);
     const after = options.cursor === undefined ? undefined : searchPosition(decodeCursor(options.cursor, cursorKey));
-    const files = this.searchFiles(scope, after);
+    const files = this.#searchFiles(scope, after);
     // One match past the page says whether another page exists.
     const found = await searchContent(files, { find, path: scope, limit: limit + 1 });
     const matches: AfiMatch[] = found.slice(0, limit);
@@ -155,14 +157,14 @@ class TreeAfiCore implements AfiCore {
   }
 
   /** The regular files under `scope` in path order, from just after `after` when a cursor resumes. */
-  private searchFiles(scope: string, after: readonly [string, number] | undefined): SearchableFile[] {
-    this.files ??= [...walkTree(this.tree)]
+  #searchFiles(scope: string, after: readonly [string, number] | undefined): SearchableFile[] {
+    this.#files ??= [...walkTree(this.#tree)]
       .filter(({ entry }) => entry.kind === "file" && !entry.writable)
       .map(({ path }) => path)
       .sort();
     const decoder = new TextDecoder();
-    const text = (path: string) => () => decoder.decode(this.tree.read(path));
-    return this.files
+    const text = (path: string) => () => decoder.decode(this.#tree.read(path));
+    return this.#files
       .filter((path) => path === scope || scope === "/" || path.startsWith(`${scope}/`))
       .filter((path) => after === undefined || path >= after[0])
       .map((path) =>
@@ -173,19 +175,19 @@ class TreeAfiCore implements AfiCore {
   }
 
   /** The node at a normalised path, unless the caller may not see it (the cloaking rule): then `not_found`. */
-  private visible(path: string): TreeNodeInfo {
-    const info = this.tree.stat(path);
+  #visible(path: string): TreeNodeInfo {
+    const info = this.#tree.stat(path);
     if (info.writable) throw afiError("not_found", "no such path", path);
     return info;
   }
 
-  private entry(path: string, info: TreeNodeInfo): AfiEntry {
+  #entry(path: string, info: TreeNodeInfo): AfiEntry {
     return {
       path,
       type: info.kind,
       size: info.kind === "file" ? info.size : 0,
-      mtime: this.time,
-      ctime: this.time,
+      mtime: this.#time,
+      ctime: this.#time,
       content_type: contentType(path, info.kind),
       ...(info.kind === "symlink" && info.target !== undefined ? { target: linkTarget(path, info.target) } : {}),
     };
