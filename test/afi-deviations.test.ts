@@ -6,6 +6,7 @@ import { AfiError } from "../src/afi/afi-error.js";
 import { createExampleCatalog } from "../src/example/example-catalog.js";
 import { createCatalogTree } from "../src/tree/catalog-tree.js";
 import { MAX_CONTEXT_LINE_TEXT, parseContentSearchRequest, searchContent } from "../src/tree/content-search.js";
+import { MAX_TREE_NAME_BYTES } from "../src/tree/tree-path.js";
 import { TreeError, type VirtualTree } from "../src/tree/virtual-tree.js";
 
 const catalog = createExampleCatalog();
@@ -87,4 +88,25 @@ describe("Search scope", () => {
       expect(await afiFailure(() => afi.search("email", { path }))).toBe("invalid_path");
     },
   );
+});
+
+describe("Names", () => {
+  const longest = "a".repeat(MAX_TREE_NAME_BYTES);
+  test("a /.search name of the longest length is a query directory with its listing", () => {
+    expect(afi.stat(`/.search/${longest}`).type).toBe("directory");
+    expect(afi.list(`/.search/${longest}`).entries.map((entry) => entry.path)).toContain(
+      `/.search/${longest}/results.json`,
+    );
+  });
+
+  test.each([
+    ["one byte over", "a".repeat(MAX_TREE_NAME_BYTES + 1)],
+    ["over 1,024 characters", "send an email ".repeat(80)],
+    ["over in bytes though not in characters", "é".repeat(MAX_TREE_NAME_BYTES / 2 + 1)],
+  ])("a name %s is invalid_path at stat, never a directory that fails later", async (_case, name) => {
+    for (const path of [`/.search/${name}`, `/.search/${name}/results.json`, `/mail/${name}`]) {
+      expect(await afiFailure(async () => afi.stat(path))).toBe("invalid_path");
+      expect(await afiFailure(async () => afi.list(path))).toBe("invalid_path");
+    }
+  });
 });
