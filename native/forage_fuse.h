@@ -13,6 +13,10 @@
 #define FUSE_USE_VERSION 35
 #ifndef NAPI_VERSION
 #define NAPI_VERSION 8
+
+/* The longest name, in bytes: FUSE's own limit (the kernel's FUSE_NAME_MAX),
+ * reported by statfs and kept by lookup and the node table (docs/afi.md, "Names"). */
+#define FORAGE_NAME_MAX 1024
 #endif
 
 #include <fuse_lowlevel.h>

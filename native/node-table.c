@@ -76,8 +76,8 @@ void table_free(node_table *t) {
 
 /* ---- Building from JS ---------------------------------------------------- */
 
-/* Names up to FUSE's own limit (FUSE_NAME_MAX); the JS handlers took the same. */
-#define MAX_NAME_BYTES 1024
+/* Names up to FUSE's own limit; the JS handlers took the same. */
+#define MAX_NAME_BYTES FORAGE_NAME_MAX
 
 static bool fail(napi_env env, const char *message) {
   napi_throw_type_error(env, NULL, message);

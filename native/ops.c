@@ -16,11 +16,49 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- Operations answered by JS ---------------------------------------- */
 
+/* Whether `s` is well-formed UTF-8: no overlong forms, surrogates or code
+ * points past U+10FFFF. JS strings would decode anything else to U+FFFD, and
+ * so merge names that differ in their bytes. */
+static bool valid_utf8(const unsigned char *s) {
+  while (*s) {
+    unsigned char c = *s;
+    size_t extra;
+    uint32_t cp;
+    if (c < 0x80) { s++; continue; }
+    else if (c >= 0xC2 && c <= 0xDF) { extra = 1; cp = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { extra = 2; cp = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { extra = 3; cp = c & 0x07; }
+    else return false;
+    for (size_t i = 1; i <= extra; i++) {
+      if ((s[i] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((extra == 2 && cp < 0x800) || (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    s += extra + 1;
+  }
+  return true;
+}
+
+/* Every name is checked here, before the table or JS sees it (docs/afi.md,
+ * "Names"): over FORAGE_NAME_MAX bytes, the limit statfs reports, is
+ * ENAMETOOLONG (Linux refuses those itself; this keeps the law on any kernel);
+ * bytes that are not UTF-8 name nothing in the tree, so ENOENT. */
 static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
+  if (strlen(name) > FORAGE_NAME_MAX) {
+    fuse_reply_err(req, ENAMETOOLONG);
+    return;
+  }
+  if (!valid_utf8((const unsigned char *)name)) {
+    fuse_reply_err(req, ENOENT);
+    return;
+  }
   if (table_lookup(fuse_req_userdata(req), req, parent, name)) return;
   struct js_call c;
   if (!call_begin(&c, req, OP_LOOKUP)) return;
@@ -199,7 +237,7 @@ static void op_statfs(fuse_req_t req, fuse_ino_t ino) {
   forage_session *s = fuse_req_userdata(req);
   if (!s->handlers[OP_STATFS]) {
     /* A sensible answer without JS: no blocks, no free space, long names. */
-    struct statvfs st = { .f_bsize = 4096, .f_frsize = 4096, .f_namemax = 255 };
+    struct statvfs st = { .f_bsize = 4096, .f_frsize = 4096, .f_namemax = FORAGE_NAME_MAX };
     fuse_reply_statfs(req, &st);
     return;
   }

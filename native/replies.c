@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAME_BUFFER 1024 /* names are at most 255 bytes (NAME_MAX) */
+#define NAME_BUFFER (FORAGE_NAME_MAX + 1) /* a name and its NUL */
 
 /* The request id is always argument 0. */
 static bool request_id(napi_env env, napi_value v, int64_t *id) {
@@ -180,7 +180,7 @@ napi_value js_reply_statfs(napi_env env, napi_callback_info info) {
   if (!js_int64(env, argv[1], &files)) return fail_request(env, id);
   fuse_req_t req = requests_take(id, NULL);
   if (!req) return js_boolean(env, false);
-  struct statvfs st = { .f_bsize = 4096, .f_frsize = 4096, .f_namemax = 255 };
+  struct statvfs st = { .f_bsize = 4096, .f_frsize = 4096, .f_namemax = FORAGE_NAME_MAX };
   st.f_files = files > 0 ? (fsfilcnt_t)files : 0;
   return sent(env, fuse_reply_statfs(req, &st));
 }

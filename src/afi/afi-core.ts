@@ -1,5 +1,6 @@
 import picomatch from "picomatch";
 import {
+  contentSearchScope,
   parseContentQuery,
   parseContentSearchLimit,
   type SearchableFile,
@@ -136,7 +137,7 @@ class TreeAfiCore implements AfiCore {
     const mode = typeof query === "string" ? "exact" : "regex";
     if (!this.#modes.includes(mode)) throw afiError("unsupported", `search mode ${mode} is not declared`);
     const limit = parseContentSearchLimit(options.limit);
-    const scope = normalize(options.path ?? "/");
+    const scope = contentSearchScope(normalize(options.path ?? "/"));
     this.#visible(scope);
     // The query as parsed, so that the same regex with its keys in another order pages on.
     const { regex, flags } = query as { regex?: string; flags?: string };

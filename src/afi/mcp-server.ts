@@ -27,7 +27,13 @@ const entrySchema = z.object({
   content_type: z.string(),
   target: z.string().optional(),
 });
-const matchSchema = z.object({ path: z.string(), line: z.number(), column: z.number(), text: z.string() });
+const matchSchema = z.object({
+  path: z.string(),
+  line: z.number(),
+  column: z.number(),
+  text: z.string(),
+  context: z.object({ before: z.array(z.string()), after: z.array(z.string()) }),
+});
 const summarySchema = z.object({
   path: z.string(),
   description: z.string(),

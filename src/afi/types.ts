@@ -57,6 +57,8 @@ export interface AfiMatch {
   readonly line: number;
   readonly column: number;
   readonly text: string;
+  /** Up to 2 lines either side of the match (docs/afi.md, "Match context"). */
+  readonly context: { readonly before: readonly string[]; readonly after: readonly string[] };
 }
 
 /** One page of matches, in (path, line) order. */

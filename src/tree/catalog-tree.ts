@@ -2,7 +2,12 @@ import { compareCodeUnits, isUnderNamespace } from "../catalog/operation-path.js
 import type { Forage, Summary } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import { AfiSearchSession, PendingRequests } from "./afi-search-session.js";
-import { MAX_CONTENT_SEARCH_LIMIT, parseContentSearchRequest, searchContent } from "./content-search.js";
+import {
+  contentSearchScope,
+  MAX_CONTENT_SEARCH_LIMIT,
+  parseContentSearchRequest,
+  searchContent,
+} from "./content-search.js";
 import { INDEX_STEM, type IndexEntry, indexPages } from "./directory-index.js";
 import {
   composedNamespaceDeclaration,
@@ -493,7 +498,7 @@ class CatalogTree implements VirtualTree {
   /** Throws at once for a bad request; the search itself runs in slices (searchContent). */
   #runContentSearch(body: string): Promise<Uint8Array> {
     const request = parseContentSearchRequest(body);
-    const scope = normalizeTreePath(request.path);
+    const scope = contentSearchScope(request.path);
     if (!this.#nodes.has(scope)) throw new TreeError("not_found", "opts.path does not exist", request.path);
     const files = this.#searchableFiles().filter(
       (path) => scope === "/" || path === scope || path.startsWith(`${scope}/`),

@@ -1,12 +1,21 @@
 import { RE2JS } from "re2js";
+import { normalizeTreePath } from "./tree-path.js";
 import { TreeError } from "./virtual-tree.js";
+import { SEARCH_ROOT } from "./walk-tree.js";
 
-/** An AFI Match (schemas/match): a file, a 1-based line and column, and the line's text. */
+/** An AFI Match (schemas/match): a file, a 1-based line and column, the line's text and the lines around it. */
 export interface ContentMatch {
   readonly path: string;
   readonly line: number;
   readonly column: number;
   readonly text: string;
+  readonly context: MatchContext;
+}
+
+/** The lines just before and after a match (AFI Match.context), nearest last and first. */
+export interface MatchContext {
+  readonly before: readonly string[];
+  readonly after: readonly string[];
 }
 
 /** A parsed AFI search request, exact or regex mode. */
@@ -28,6 +37,10 @@ export const DEFAULT_CONTENT_SEARCH_LIMIT = 100;
 export const MAX_CONTENT_SEARCH_LIMIT = 1_000;
 /** AFI asks for snippets short enough for a model's context: at most about 256 characters. */
 export const MAX_MATCH_TEXT = 256;
+/** Lines of context on each side of a match: AFI's suggested small window. */
+export const MATCH_CONTEXT_LINES = 2;
+/** A context line is only a hint, so it is cut shorter than the match's own text. */
+export const MAX_CONTEXT_LINE_TEXT = 128;
 const REGEX_FLAGS: Readonly<Record<string, number>> = {
   i: RE2JS.CASE_INSENSITIVE,
   m: RE2JS.MULTILINE,
@@ -101,6 +114,22 @@ function compileRegex(regex: string, flags: unknown): RE2JS {
   }
 }
 
+/**
+ * The normalised `opts.path` of a search. /.search is refused: its query
+ * directories are made by looking a name up and are listed nowhere, so no
+ * content search could ever see them (docs/afi.md, "Search scope").
+ */
+export function contentSearchScope(path: string): string {
+  const scope = normalizeTreePath(path);
+  if (scope === SEARCH_ROOT || scope.startsWith(`${SEARCH_ROOT}/`))
+    throw new TreeError(
+      "invalid_path",
+      `${SEARCH_ROOT} holds ranked query directories, outside content search; search another path`,
+      scope,
+    );
+  return scope;
+}
+
 /** A search's `opts.limit`: a positive integer, default 100, values above 1,000 taken as 1,000. */
 export function parseContentSearchLimit(limit: unknown): number {
   if (limit === undefined) return DEFAULT_CONTENT_SEARCH_LIMIT;
@@ -132,7 +161,13 @@ export async function searchContent(
       const line = lines[index] as string;
       const at = request.find(line);
       if (at === -1) continue;
-      matches.push({ path: file.path, line: index + 1, column: at + 1, text: snippet(line, at) });
+      matches.push({
+        path: file.path,
+        line: index + 1,
+        column: at + 1,
+        text: snippet(line, at),
+        context: contextOf(lines, index),
+      });
       if (matches.length === request.limit) return matches;
     }
   }
@@ -147,4 +182,16 @@ function snippet(line: string, at: number): string {
   const room = MAX_MATCH_TEXT - head.length - 1;
   const body = line.slice(start, start + room);
   return `${head}${body}${start + room < line.length ? "…" : line.slice(start + room)}`;
+}
+
+/** Up to MATCH_CONTEXT_LINES lines either side of `lines[index]`, each cut to MAX_CONTEXT_LINE_TEXT. */
+function contextOf(lines: readonly string[], index: number): MatchContext {
+  // A file's final newline ends its last line; it does not begin an empty one.
+  const end = lines.at(-1) === "" ? lines.length - 1 : lines.length;
+  const cut = (line: string) =>
+    line.length <= MAX_CONTEXT_LINE_TEXT ? line : `${line.slice(0, MAX_CONTEXT_LINE_TEXT - 1)}…`;
+  return {
+    before: lines.slice(Math.max(0, index - MATCH_CONTEXT_LINES), index).map(cut),
+    after: lines.slice(index + 1, Math.min(end, index + 1 + MATCH_CONTEXT_LINES)).map(cut),
+  };
 }
