@@ -19,7 +19,7 @@ export type {
   SearchResult,
   Summary,
 } from "./catalog/types.js";
-export type { ForageValidator, JsonSchema, JsonValue } from "./describe/json-schema.js";
+export type { ForageValidator } from "./describe/json-schema.js";
 export { createExampleCatalog, scaledExampleOperations } from "./example/example-catalog.js";
 export { ForageError, type ForageErrorCode, isForageError } from "./forage-error.js";
 export {
@@ -31,3 +31,4 @@ export {
   MAX_EXPANDED_DEPTH,
   MAX_EXPANDED_NODES,
 } from "./json-schema/index.js";
+export type { JsonSchema, JsonValue } from "./json-value.js";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { JsonValue } from "../json-schema/index.js";
 import { inheritedPropertyName } from "../json-schema/inherited-property-name.js";
+import type { JsonValue } from "../json-value.js";
 import { compileSchema } from "../openapi/compile-schema.js";
 import { boundDescription, boundTitle, thirdPartyText } from "../openapi/text-bounds.js";
 import type { ThirdPartyText } from "../openapi/types.js";

@@ -1,6 +1,6 @@
 import { ForageError } from "../forage-error.js";
-import type { JsonObject } from "../json-schema/index.js";
 import { resolveTokens } from "../json-schema/json-pointer.js";
+import type { JsonObject } from "../json-value.js";
 import { readAuthHints } from "./auth-hints.js";
 import { assignMethodNames, operationKey } from "./method-names.js";
 import {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../json-schema/index.js";
+import type { JsonSchema } from "../json-value.js";
 import { type CredentialParameter, readSecurity } from "./auth-hints.js";
 import { compileSchema } from "./compile-schema.js";
 import { BODY_KEY, buildOperationInput } from "./operation-input.js";

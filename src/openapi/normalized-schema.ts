@@ -1,5 +1,5 @@
 import { ForageError } from "../forage-error.js";
-import type { JsonValue } from "../json-schema/index.js";
+import type { JsonValue } from "../json-value.js";
 import { MAX_ANNOTATION_JSON_LENGTH, MAX_EXPANDED_DEPTH } from "./limits.js";
 import { boundDescription, boundTitle } from "./text-bounds.js";
 

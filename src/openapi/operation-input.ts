@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from "../json-schema/index.js";
+import type { JsonObject, JsonValue } from "../json-value.js";
 import type { InputParameter } from "./parameters.js";
 import type { JsonBody } from "./request-body.js";
 import type { OpenApiCallShape } from "./types.js";

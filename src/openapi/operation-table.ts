@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from "../catalog/canonical-json.js";
 import { ForageError } from "../forage-error.js";
-import type { JsonObject, JsonValue } from "../json-schema/index.js";
+import type { JsonObject, JsonValue } from "../json-value.js";
 import { compileSchema } from "./compile-schema.js";
 import { isHeaderToken, reservedHeaderKind } from "./header-names.js";
 import { isJsonMediaType } from "./json-media.js";

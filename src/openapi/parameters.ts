@@ -1,4 +1,4 @@
-import type { JsonValue } from "../json-schema/index.js";
+import type { JsonValue } from "../json-value.js";
 import type { CredentialParameter } from "./auth-hints.js";
 import { isHeaderToken, reservedHeaderKind } from "./header-names.js";
 import { normalizeSchema } from "./normalized-schema.js";

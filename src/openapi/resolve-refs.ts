@@ -5,7 +5,7 @@ import {
   type ParserOptions,
 } from "@apidevtools/json-schema-ref-parser";
 import { ForageError } from "../forage-error.js";
-import type { JsonObject } from "../json-schema/index.js";
+import type { JsonObject } from "../json-value.js";
 import { MAX_EXPANDED_DEPTH } from "./limits.js";
 import type { OpenApiVersion } from "./types.js";
 

@@ -1,5 +1,5 @@
 import { ForageError } from "../forage-error.js";
-import type { JsonValue } from "../json-schema/index.js";
+import type { JsonValue } from "../json-value.js";
 import { PROTOTYPE_NAMES } from "./spec-bounds.js";
 
 // Generous bounds for one table row: schemas inside may nest 64 deep (the compiler's limit) under a few wrappers.
