@@ -1,4 +1,4 @@
-import { type ProjectionSide, projectJsonSchemaWithText } from "../describe/json-schema.js";
+import { type ProjectionSide, projectJsonSchemaWithText } from "../describe/schema-projection.js";
 import type { JsonSchema } from "../json-value.js";
 import { deepFreeze } from "./deep-freeze.js";
 

@@ -1,4 +1,4 @@
-import { boundDescription, boundTitle } from "./text-bounds.js";
+import { boundDescription, boundTitle } from "./text-limits.js";
 import type { AuthHint } from "./types.js";
 
 /** A parameter a declared API-key scheme fills: never guest input. */

@@ -14,9 +14,9 @@ import { parseSpecText } from "./parse-spec-text.js";
 import { RefBudget } from "./ref-budget.js";
 import { resolveLocalRefs } from "./resolve-refs.js";
 import { readSpecServerHints } from "./server-hints.js";
-import { assertSpecBounds } from "./spec-bounds.js";
+import { assertSpecLimits } from "./spec-limits.js";
 import { readSpecVersion } from "./spec-version.js";
-import { boundDescription, boundTitle, nonEmpty } from "./text-bounds.js";
+import { boundDescription, boundTitle, nonEmpty } from "./text-limits.js";
 import type {
   NormalizedOpenApi,
   NormalizeOpenApiOptions,
@@ -68,7 +68,7 @@ interface IntakenSpec {
 /** Every whole-spec refusal happens here, cheapest first, all before references are resolved. */
 function intakeSpec(specText: string): IntakenSpec {
   const parsed = parseSpecText(specText);
-  assertSpecBounds(parsed.document);
+  assertSpecLimits(parsed.document);
   const { root, version } = readSpecVersion(parsed.document);
   const sites = listOperationSites(root);
   const budget = new RefBudget(root, version);

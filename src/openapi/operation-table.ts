@@ -1,7 +1,7 @@
 import { canonicalJson, sha256Hex } from "../catalog/canonical-json.js";
 import { ForageError } from "../forage-error.js";
 import type { JsonObject, JsonValue } from "../json-value.js";
-import { compileSchema } from "./compile-schema.js";
+import { compileOperationSchema } from "./compile-operation-schema.js";
 import { isHeaderToken, reservedHeaderKind } from "./header-names.js";
 import { isJsonMediaType } from "./json-media.js";
 import { MAX_TABLE_BYTES, MAX_TABLE_METHODS, MIN_TABLE_METHODS } from "./limits.js";
@@ -195,10 +195,10 @@ function assertUnique(rows: readonly OpenApiTableRow[]): void {
 }
 
 function compileRow(row: OpenApiTableRow): OpenApiTableMethod {
-  const input = compileSchema(row.inputSchema, row.dialect, "input schema");
+  const input = compileOperationSchema(row.inputSchema, row.dialect, "input schema");
   if (!input.ok) throw invalidTable(`${row.name}: ${input.reason}`);
   if (row.outputSchema === undefined) return { ...row, input: input.validator };
-  const output = compileSchema(row.outputSchema, row.dialect, "output schema");
+  const output = compileOperationSchema(row.outputSchema, row.dialect, "output schema");
   if (!output.ok) throw invalidTable(`${row.name}: ${output.reason}`);
   return { ...row, input: input.validator, output: output.validator };
 }

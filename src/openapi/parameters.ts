@@ -2,8 +2,8 @@ import type { JsonValue } from "../json-value.js";
 import type { CredentialParameter } from "./auth-hints.js";
 import { isHeaderToken, reservedHeaderKind } from "./header-names.js";
 import { normalizeSchema } from "./normalized-schema.js";
-import { PROTOTYPE_NAMES } from "./spec-bounds.js";
-import { boundDescription } from "./text-bounds.js";
+import { PROTOTYPE_NAMES } from "./spec-limits.js";
+import { boundDescription } from "./text-limits.js";
 
 /** A parameter that became guest input. */
 export interface InputParameter {

@@ -1,4 +1,4 @@
-import { boundDescription } from "./text-bounds.js";
+import { boundDescription } from "./text-limits.js";
 import type { ServerHint } from "./types.js";
 
 // A stand-in origin for checking that a relative hint stays on the spec's own origin.

@@ -12,7 +12,11 @@ export type CompileResult =
  * Compiles with the one compiler App methods use; a refusal becomes a reason, never a crash.
  * Without a dialect the schema's own `$schema` decides, else draft 2020-12 (as MCP tools declare).
  */
-export function compileSchema(schema: JsonValue, dialect: JsonSchemaDialect | undefined, what: string): CompileResult {
+export function compileOperationSchema(
+  schema: JsonValue,
+  dialect: JsonSchemaDialect | undefined,
+  what: string,
+): CompileResult {
   try {
     return { ok: true, validator: jsonSchemaToZod(schema, dialect === undefined ? {} : { dialect }) };
   } catch (error) {

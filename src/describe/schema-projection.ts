@@ -1,5 +1,5 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
-import { MAX_SCHEMA_DEPTH } from "../catalog/bounds.js";
+import { MAX_SCHEMA_DEPTH } from "../catalog/limits.js";
 import type { JsonSchema, JsonValue } from "../json-value.js";
 import { normalizeProjection } from "./projection-normal-form.js";
 
