@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { inheritedPropertyName } from "../json-schema/inherited-property-name.js";
 import type { JsonValue } from "../json-value.js";
-import { compileOperationSchema } from "../openapi/compile-operation-schema.js";
+import { compileOperationSchema } from "../openapi/operation/compile-operation-schema.js";
 import { boundDescription, boundTitle, thirdPartyText } from "../openapi/text-limits.js";
 import type { ThirdPartyText } from "../openapi/types.js";
 import { toolCapabilityNotes } from "./annotation-notes.js";

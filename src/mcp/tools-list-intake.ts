@@ -1,5 +1,5 @@
 import { ForageError } from "../forage-error.js";
-import { assertSpecLimits } from "../openapi/spec-limits.js";
+import { assertSpecLimits } from "../openapi/spec/spec-limits.js";
 import { boundTitle } from "../openapi/text-limits.js";
 import { MAX_TOOLS } from "./limits.js";
 import { isRecord, readTool, toolSummary } from "./read-tool.js";

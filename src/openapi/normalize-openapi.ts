@@ -1,21 +1,21 @@
 import { ForageError } from "../forage-error.js";
 import { resolveTokens } from "../json-schema/json-pointer.js";
 import type { JsonObject } from "../json-value.js";
-import { readAuthHints } from "./auth-hints.js";
-import { assignMethodNames, operationKey } from "./method-names.js";
+import { assignMethodNames, operationKey } from "./operation/method-names.js";
 import {
   normalizeOperation,
   type OperationCandidate,
   type OperationContext,
   type OperationResult,
-} from "./normalize-operation.js";
-import { listOperationSites, type OperationSite } from "./operation-sites.js";
-import { parseSpecText } from "./parse-spec-text.js";
-import { RefBudget } from "./ref-budget.js";
-import { resolveLocalRefs } from "./resolve-refs.js";
-import { readSpecServerHints } from "./server-hints.js";
-import { assertSpecLimits } from "./spec-limits.js";
-import { readSpecVersion } from "./spec-version.js";
+} from "./operation/normalize-operation.js";
+import { listOperationSites, type OperationSite } from "./operation/operation-sites.js";
+import { readAuthHints } from "./spec/auth-hints.js";
+import { parseSpecText } from "./spec/parse-spec-text.js";
+import { RefBudget } from "./spec/ref-budget.js";
+import { resolveLocalRefs } from "./spec/resolve-refs.js";
+import { readSpecServerHints } from "./spec/server-hints.js";
+import { assertSpecLimits } from "./spec/spec-limits.js";
+import { readSpecVersion } from "./spec/spec-version.js";
 import { boundDescription, boundTitle, nonEmpty } from "./text-limits.js";
 import type {
   NormalizedOpenApi,

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { ForageError } from "../forage-error.js";
-import { type JsonSchemaDialect, jsonSchemaToZod } from "../json-schema/index.js";
-import type { JsonValue } from "../json-value.js";
+import { ForageError } from "../../forage-error.js";
+import { type JsonSchemaDialect, jsonSchemaToZod } from "../../json-schema/index.js";
+import type { JsonValue } from "../../json-value.js";
 
 /** A compiled validator, or why the schema cannot be compiled without widening it. */
 export type CompileResult =

@@ -1,6 +1,6 @@
-import { ForageError } from "../forage-error.js";
-import { childPointer } from "../json-schema/json-pointer.js";
-import { MAX_SPEC_DEPTH, MAX_SPEC_NODES } from "./limits.js";
+import { ForageError } from "../../forage-error.js";
+import { childPointer } from "../../json-schema/json-pointer.js";
+import { MAX_SPEC_DEPTH, MAX_SPEC_NODES } from "../limits.js";
 
 /**
  * Names that would reach or replace an object's prototype if code ever
