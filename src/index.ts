@@ -1,9 +1,9 @@
 /** @fungi.computer/forage: list, search and describe a catalog of operations. */
 
 export * from "./app-tools/index.js";
-export * from "./catalog/bounds.js";
 export { createCatalog } from "./catalog/create-catalog.js";
 export { createForage, type ForageOptions } from "./catalog/create-forage.js";
+export * from "./catalog/limits.js";
 export type {
   Catalog,
   CatalogDefinition,
@@ -19,7 +19,7 @@ export type {
   SearchResult,
   Summary,
 } from "./catalog/types.js";
-export type { ForageValidator, JsonSchema, JsonValue } from "./describe/json-schema.js";
+export type { ForageValidator } from "./describe/schema-projection.js";
 export { createExampleCatalog, scaledExampleOperations } from "./example/example-catalog.js";
 export { ForageError, type ForageErrorCode, isForageError } from "./forage-error.js";
 export {
@@ -31,3 +31,4 @@ export {
   MAX_EXPANDED_DEPTH,
   MAX_EXPANDED_NODES,
 } from "./json-schema/index.js";
+export type { JsonSchema, JsonValue } from "./json-value.js";

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { isForageError } from "../forage-error.js";
-import { type JsonObject, jsonSchemaToZod } from "../json-schema/index.js";
+import { jsonSchemaToZod } from "../json-schema/index.js";
+import type { JsonObject } from "../json-value.js";
 import { frozenJsonCopy } from "./frozen-copy.js";
 import type { AppToolListingRow, AppToolRow, AppToolUnsupportedRow } from "./types.js";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { JsonObject, JsonSchema } from "../json-schema/index.js";
+import type { JsonObject, JsonSchema } from "../json-value.js";
 
 /** A tool's declared effect, as the App's signed method declares it. */
 export type AppToolEffect = "read" | "write";

@@ -1,9 +1,9 @@
 import { declareEnv } from "../describe/env-declaration.js";
 import { ForageError } from "../forage-error.js";
 import { SearchIndex } from "../search/search-index.js";
-import { MAX_DESCRIPTION_RESPONSE } from "./bounds.js";
 import { sha256Hex } from "./canonical-json.js";
 import { deepFreeze } from "./deep-freeze.js";
+import { MAX_DESCRIPTION_RESPONSE } from "./limits.js";
 import { type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
 import type { OperationDescription } from "./types.js";
 

@@ -1,6 +1,8 @@
 import { declareEnv } from "../describe/env-declaration.js";
 import { ForageError } from "../forage-error.js";
 import { SearchIndex } from "../search/search-index.js";
+import { sha256Hex } from "./canonical-json.js";
+import { type CatalogCore, declarationHeader } from "./catalog-core.js";
 import {
   DEFAULT_LIST_LIMIT,
   DEFAULT_SEARCH_LIMIT,
@@ -9,9 +11,7 @@ import {
   MAX_QUERY_LENGTH,
   MAX_SEARCH_LIMIT,
   MIN_LIST_LIMIT,
-} from "./bounds.js";
-import { sha256Hex } from "./canonical-json.js";
-import { type CatalogCore, declarationHeader } from "./catalog-core.js";
+} from "./limits.js";
 import { cursorScope, decodeCursor, encodeCursor } from "./list-cursor.js";
 import { isUnderNamespace } from "./operation-path.js";
 import { type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { ForageError } from "../forage-error.js";
-import { MAX_CATALOG_METADATA, MAX_OPERATIONS } from "./bounds.js";
 import { buildCatalogCore, type CatalogCore } from "./catalog-core.js";
 import { CatalogView, forageOf } from "./catalog-view.js";
+import { MAX_CATALOG_METADATA, MAX_OPERATIONS } from "./limits.js";
 import { compareCodeUnits } from "./operation-path.js";
 import { type PreparedEntry, prepareOperation } from "./prepared-operation.js";
 import { ProjectionCache } from "./projection-cache.js";

@@ -1,4 +1,4 @@
-import { MAX_PATH_LENGTH, MAX_PATH_SEGMENTS } from "./bounds.js";
+import { MAX_PATH_LENGTH, MAX_PATH_SEGMENTS } from "./limits.js";
 
 /** ASCII identifiers without `$`: `$` is reserved to join segments in generated type aliases. */
 const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -1,4 +1,3 @@
-import type { JsonSchema, JsonValue } from "../describe/json-schema.js";
 import {
   type DeclarationSource,
   declareOperation,
@@ -7,9 +6,10 @@ import {
 } from "../describe/operation-declaration.js";
 import { sampleCall } from "../describe/sample-call.js";
 import { ForageError } from "../forage-error.js";
+import type { JsonSchema, JsonValue } from "../json-value.js";
 import type { SearchDocument } from "../search/search-index.js";
-import { MAX_CAPABILITIES, MAX_CAPABILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH } from "./bounds.js";
 import { canonicalJson } from "./canonical-json.js";
+import { MAX_CAPABILITIES, MAX_CAPABILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH } from "./limits.js";
 import { namespaceOf, pathProblem } from "./operation-path.js";
 import type { Projection, ProjectionCache } from "./projection-cache.js";
 import type { OperationDefinition, Summary } from "./types.js";

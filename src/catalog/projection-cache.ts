@@ -1,4 +1,5 @@
-import { type JsonSchema, type ProjectionSide, projectJsonSchemaWithText } from "../describe/json-schema.js";
+import { type ProjectionSide, projectJsonSchemaWithText } from "../describe/schema-projection.js";
+import type { JsonSchema } from "../json-value.js";
 import { deepFreeze } from "./deep-freeze.js";
 
 /** One validator's projection, frozen, with its JSON text (exactly JSON.stringify(schema)). */

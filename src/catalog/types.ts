@@ -1,4 +1,5 @@
-import type { ForageValidator, JsonSchema } from "../describe/json-schema.js";
+import type { ForageValidator } from "../describe/schema-projection.js";
+import type { JsonSchema } from "../json-value.js";
 
 /** One operation as a host registers it. */
 export interface OperationDefinition {

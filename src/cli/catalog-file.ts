@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import { jsonSchemaToZod } from "../json-schema/index.js";
 import { inheritedPropertyName } from "../json-schema/inherited-property-name.js";
-import { lineAt } from "../openapi/parse-spec-text.js";
+import { lineAt } from "../openapi/spec/parse-spec-text.js";
 
 /** Largest catalog file read, the same as the OpenAPI intake bound: checked before parsing. */
 export const MAX_CATALOG_FILE_BYTES = 2 * 1_024 * 1_024;

@@ -1,5 +1,5 @@
 import { escapeToken, refTokens } from "../json-schema/json-pointer.js";
-import type { JsonSchema, JsonValue } from "./json-schema.js";
+import type { JsonSchema, JsonValue } from "../json-value.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from "./json-schema.js";
+import type { JsonValue } from "../json-value.js";
 
 /** JSON Schema keywords that TypeScript cannot express, shown as JSDoc tags. */
 const BOUND_TAGS = [

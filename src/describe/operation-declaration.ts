@@ -1,6 +1,6 @@
+import type { JsonSchema, JsonValue } from "../json-value.js";
 import { directReferenceCycle } from "./direct-recursion.js";
 import { jsdocBlock } from "./jsdoc.js";
-import type { JsonSchema, JsonValue } from "./json-schema.js";
 import { renderType, type TypeNaming } from "./typescript-type.js";
 
 /** What describe needs to declare one operation; built once per operation at catalog creation. */

@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from "./json-schema.js";
+import type { JsonSchema, JsonValue } from "../json-value.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
 

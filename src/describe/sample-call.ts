@@ -1,5 +1,5 @@
 import { refTokens, resolveTokens } from "../json-schema/json-pointer.js";
-import type { JsonSchema, JsonValue } from "./json-schema.js";
+import type { JsonSchema, JsonValue } from "../json-value.js";
 import { propertyKey } from "./typescript-type.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };

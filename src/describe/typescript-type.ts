@@ -1,6 +1,6 @@
 import { refTokens } from "../json-schema/json-pointer.js";
+import type { JsonSchema, JsonValue } from "../json-value.js";
 import { jsdocBlock, schemaDocLines } from "./jsdoc.js";
-import type { JsonSchema, JsonValue } from "./json-schema.js";
 import { isFalseSchema } from "./projection-normal-form.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };

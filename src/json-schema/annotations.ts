@@ -1,8 +1,8 @@
+import type { JsonObject, JsonValue } from "../json-value.js";
 import type { DialectProfile } from "./dialect.js";
 import { childPointer } from "./json-pointer.js";
 import { keywordValue } from "./keyword-values.js";
 import { malformedSchema } from "./refusal.js";
-import type { JsonObject, JsonValue } from "./types.js";
 
 type AnnotationKind = "string" | "boolean" | "array" | "any";
 

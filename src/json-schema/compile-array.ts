@@ -1,10 +1,10 @@
 import { z } from "zod";
+import type { JsonObject, JsonValue } from "../json-value.js";
 import type { NodeScope } from "./compile-schema.js";
 import { canonicalJson } from "./json-equality.js";
 import { childPointer } from "./json-pointer.js";
 import { keywordValue, readBoolean, readCount, readSchemaList } from "./keyword-values.js";
 import { malformedSchema } from "./refusal.js";
-import type { JsonObject, JsonValue } from "./types.js";
 
 /**
  * The array branch: z.array for a list, z.tuple for positional schemas

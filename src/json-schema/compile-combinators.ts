@@ -1,8 +1,8 @@
 import { z } from "zod";
+import type { JsonObject } from "../json-value.js";
 import type { NodeScope } from "./compile-schema.js";
 import { childPointer } from "./json-pointer.js";
 import { readSchemaList } from "./keyword-values.js";
-import type { JsonObject } from "./types.js";
 
 /**
  * `allOf`, `anyOf` and `oneOf` as parts of the node: every `allOf` member is a

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { JsonObject, JsonPrimitive, JsonValue } from "../json-value.js";
 import { canonicalJson, jsonEqual } from "./json-equality.js";
 import { keywordValue, readArray } from "./keyword-values.js";
-import type { JsonObject, JsonPrimitive, JsonValue } from "./types.js";
 
 // Keywords holding subschemas: with any of them, filtering an enum at compile
 // time could cost as much as validating, so the enum is intersected instead.

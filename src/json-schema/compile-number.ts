@@ -1,10 +1,10 @@
 import { z } from "zod";
+import type { JsonObject } from "../json-value.js";
 import { isDecimalMultiple } from "./decimal-multiple.js";
 import type { DialectProfile } from "./dialect.js";
 import { childPointer } from "./json-pointer.js";
 import { keywordValue, readNumber } from "./keyword-values.js";
 import { malformedSchema } from "./refusal.js";
-import type { JsonObject } from "./types.js";
 
 /**
  * The number or integer branch. Bounds use zod's exact comparisons; `integer`

@@ -1,11 +1,11 @@
 import { z } from "zod";
+import type { JsonObject } from "../json-value.js";
 import type { NodeScope } from "./compile-schema.js";
 import { isJsonObject } from "./json-document.js";
 import { childPointer } from "./json-pointer.js";
 import { keywordValue, readCount, readSchemaMap, readStringList } from "./keyword-values.js";
 import { type Additional, guardObject, isInheritedName, needsGuard, type ObjectRules } from "./object-guard.js";
 import { malformedSchema } from "./refusal.js";
-import type { JsonObject } from "./types.js";
 
 /**
  * The object branch: a zod object (so the projection lists properties,

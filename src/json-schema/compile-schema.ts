@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { JsonObject, JsonValue } from "../json-value.js";
 import { collectAnnotations } from "./annotations.js";
 import { compileCombinators } from "./compile-combinators.js";
 import { compileEnum, hasSubschemaKeywords } from "./compile-enum.js";
@@ -11,7 +12,7 @@ import { readSchemaMap, readString } from "./keyword-values.js";
 import { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES } from "./limits.js";
 import { resolveLocalRef } from "./local-ref.js";
 import { malformedSchema, schemaTooLarge, unsupportedKeyword } from "./refusal.js";
-import type { Compiled, JsonObject, JsonValue } from "./types.js";
+import type { Compiled } from "./types.js";
 
 /** State shared by one compilation of one document. */
 export interface CompileContext {

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { JsonObject } from "../json-value.js";
 import { codePointLength } from "./code-points.js";
 import { readCount } from "./keyword-values.js";
-import type { JsonObject } from "./types.js";
 
 /**
  * The string branch. Lengths count code points, so they are refinements rather

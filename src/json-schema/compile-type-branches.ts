@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { JsonObject } from "../json-value.js";
 import { compileArrayBranch } from "./compile-array.js";
 import { compileNumberBranch } from "./compile-number.js";
 import { compileObjectBranch } from "./compile-object.js";
@@ -8,7 +9,6 @@ import type { DialectProfile } from "./dialect.js";
 import { childPointer } from "./json-pointer.js";
 import { keywordValue, readBoolean } from "./keyword-values.js";
 import { malformedSchema } from "./refusal.js";
-import type { JsonObject } from "./types.js";
 
 /** A JSON Schema instance type. */
 export type JsonType = "string" | "number" | "integer" | "boolean" | "null" | "object" | "array";

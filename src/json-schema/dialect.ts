@@ -1,7 +1,8 @@
 import { ForageError } from "../forage-error.js";
+import type { JsonValue } from "../json-value.js";
 import { isJsonObject } from "./json-document.js";
 import { unsupportedKeyword } from "./refusal.js";
-import type { JsonSchemaDialect, JsonValue } from "./types.js";
+import type { JsonSchemaDialect } from "./types.js";
 
 /** What one dialect allows: the compiler's whole view of a draft. */
 export interface DialectProfile {

@@ -1,10 +1,4 @@
+export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "../json-value.js";
 export { jsonSchemaToZod } from "./json-schema-to-zod.js";
 export { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_NODES, MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES } from "./limits.js";
-export type {
-  JsonObject,
-  JsonPrimitive,
-  JsonSchema,
-  JsonSchemaDialect,
-  JsonSchemaToZodOptions,
-  JsonValue,
-} from "./types.js";
+export type { JsonSchemaDialect, JsonSchemaToZodOptions } from "./types.js";

@@ -1,8 +1,8 @@
 import { ForageError } from "../forage-error.js";
+import type { JsonObject, JsonValue } from "../json-value.js";
 import { childPointer } from "./json-pointer.js";
 import { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_NODES } from "./limits.js";
 import { malformedSchema, schemaTooLarge } from "./refusal.js";
-import type { JsonObject, JsonValue } from "./types.js";
 
 /**
  * Checks that `input` is a bounded JSON document and returns a private deep copy.

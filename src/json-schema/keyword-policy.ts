@@ -1,7 +1,7 @@
+import type { JsonObject } from "../json-value.js";
 import type { DialectProfile } from "./dialect.js";
 import { childPointer } from "./json-pointer.js";
 import { unsupportedKeyword } from "./refusal.js";
-import type { JsonObject } from "./types.js";
 
 // Known keywords the compiler refuses, with a reason a schema author can act on.
 const REFUSAL_REASONS: ReadonlyMap<string, string> = new Map([

@@ -1,7 +1,7 @@
+import type { JsonObject, JsonValue } from "../json-value.js";
 import { isJsonObject } from "./json-document.js";
 import { childPointer } from "./json-pointer.js";
 import { malformedSchema } from "./refusal.js";
-import type { JsonObject, JsonValue } from "./types.js";
 
 /**
  * Typed readers for keyword values. Each returns undefined when the keyword is

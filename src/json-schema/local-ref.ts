@@ -1,8 +1,8 @@
+import type { JsonValue } from "../json-value.js";
 import type { DialectProfile } from "./dialect.js";
 import { isJsonObject } from "./json-document.js";
 import { formatPointer, parsePointer } from "./json-pointer.js";
 import { malformedSchema, unsupportedKeyword } from "./refusal.js";
-import type { JsonValue } from "./types.js";
 
 /** A `$ref` target: the node and its canonical location in the document. */
 export interface RefTarget {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
+import type { JsonObject } from "../json-value.js";
 import { isJsonObject } from "./json-document.js";
-import type { JsonObject } from "./types.js";
 
 /** What `additionalProperties` says about keys not listed in `properties`. */
 export type Additional =

@@ -1,19 +1,5 @@
 import type { z } from "zod";
 
-/** A JSON scalar. */
-export type JsonPrimitive = string | number | boolean | null;
-
-/** Any value JSON can spell. */
-export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
-
-/** A JSON object. */
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
-
-/** A JSON Schema: an object of keywords, or the boolean schemas `true` / `false`. */
-export type JsonSchema = boolean | JsonObject;
-
 /**
  * The schema dialect the compiler reads.
  * - `draft-04`, `draft-07`, `draft-2020-12`: JSON Schema drafts.

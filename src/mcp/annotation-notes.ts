@@ -1,5 +1,5 @@
-import { MAX_CAPABILITY_LENGTH } from "../catalog/bounds.js";
-import { boundText, boundTitle } from "../openapi/text-bounds.js";
+import { MAX_CAPABILITY_LENGTH } from "../catalog/limits.js";
+import { boundText, boundTitle } from "../openapi/text-limits.js";
 
 type HintName = "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint";
 

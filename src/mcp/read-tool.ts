@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import type { JsonValue } from "../json-schema/index.js";
 import { inheritedPropertyName } from "../json-schema/inherited-property-name.js";
-import { compileSchema } from "../openapi/compile-schema.js";
-import { boundDescription, boundTitle, thirdPartyText } from "../openapi/text-bounds.js";
+import type { JsonValue } from "../json-value.js";
+import { compileOperationSchema } from "../openapi/operation/compile-operation-schema.js";
+import { boundDescription, boundTitle, thirdPartyText } from "../openapi/text-limits.js";
 import type { ThirdPartyText } from "../openapi/types.js";
 import { toolCapabilityNotes } from "./annotation-notes.js";
 
@@ -29,10 +29,12 @@ export function readTool(tool: Record<string, unknown>, toolName: string): ToolR
       reason: `property name ${JSON.stringify(inherited.name)} at ${inherited.at.slice(1)} is a JavaScript object member name, which the description could not show`,
     };
   }
-  const input = compileSchema(inputSchema as JsonValue, undefined, "inputSchema");
+  const input = compileOperationSchema(inputSchema as JsonValue, undefined, "inputSchema");
   if (!input.ok) return input;
   const output =
-    outputSchema === undefined ? undefined : compileSchema(outputSchema as JsonValue, undefined, "outputSchema");
+    outputSchema === undefined
+      ? undefined
+      : compileOperationSchema(outputSchema as JsonValue, undefined, "outputSchema");
   if (output !== undefined && !output.ok) return output;
   const title = toolTitle(tool);
   const description = boundDescription(tool.description) ?? title;

@@ -1,4 +1,4 @@
-import { boundDescription, boundText, boundTitle } from "../openapi/text-bounds.js";
+import { boundDescription, boundText, boundTitle } from "../openapi/text-limits.js";
 import { MAX_INSTRUCTIONS_LENGTH } from "./limits.js";
 import { isRecord } from "./read-tool.js";
 import type { McpServerInfo } from "./types.js";

@@ -1,6 +1,6 @@
 import { ForageError } from "../forage-error.js";
-import { assertSpecBounds } from "../openapi/spec-bounds.js";
-import { boundTitle } from "../openapi/text-bounds.js";
+import { assertSpecLimits } from "../openapi/spec/spec-limits.js";
+import { boundTitle } from "../openapi/text-limits.js";
 import { MAX_TOOLS } from "./limits.js";
 import { isRecord, readTool, toolSummary } from "./read-tool.js";
 import { readServerInfo } from "./server-info.js";
@@ -20,7 +20,7 @@ export function isToolsListDocument(document: unknown): boolean {
  * the document as a whole: too large, too deep, or not a tools/list result.
  */
 export function readToolsList(document: unknown, server?: McpServerInfo): McpToolsIntake {
-  assertSpecBounds(document);
+  assertSpecLimits(document);
   if (!isRecord(document) || !Array.isArray(document.tools))
     throw new ForageError("invalid_catalog", "expected an MCP tools/list result: { tools: [...] }");
   const tools: unknown[] = document.tools;

@@ -1,5 +1,5 @@
 import { ForageError } from "../forage-error.js";
-import { parseSpecText } from "../openapi/parse-spec-text.js";
+import { parseSpecText } from "../openapi/spec/parse-spec-text.js";
 import { isToolsListDocument } from "./tools-list-intake.js";
 
 /**

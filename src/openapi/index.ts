@@ -5,9 +5,9 @@
  */
 
 export * from "./limits.js";
-export { RESERVED_METHOD_NAMES } from "./method-names.js";
 export { normalizeOpenApi } from "./normalize-openapi.js";
-export { parseOpenApiTable, selectOpenApiOperations, toOpenApiTableRow } from "./operation-table.js";
+export { RESERVED_METHOD_NAMES } from "./operation/method-names.js";
+export { parseOpenApiTable, selectOpenApiOperations, toOpenApiTableRow } from "./table/operation-table.js";
 export type {
   AuthHint,
   HttpMethod,

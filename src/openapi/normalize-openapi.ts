@@ -1,22 +1,22 @@
 import { ForageError } from "../forage-error.js";
-import type { JsonObject } from "../json-schema/index.js";
 import { resolveTokens } from "../json-schema/json-pointer.js";
-import { readAuthHints } from "./auth-hints.js";
-import { assignMethodNames, operationKey } from "./method-names.js";
+import type { JsonObject } from "../json-value.js";
+import { assignMethodNames, operationKey } from "./operation/method-names.js";
 import {
   normalizeOperation,
   type OperationCandidate,
   type OperationContext,
   type OperationResult,
-} from "./normalize-operation.js";
-import { listOperationSites, type OperationSite } from "./operation-sites.js";
-import { parseSpecText } from "./parse-spec-text.js";
-import { RefBudget } from "./ref-budget.js";
-import { resolveLocalRefs } from "./resolve-refs.js";
-import { readSpecServerHints } from "./server-hints.js";
-import { assertSpecBounds } from "./spec-bounds.js";
-import { readSpecVersion } from "./spec-version.js";
-import { boundDescription, boundTitle, nonEmpty } from "./text-bounds.js";
+} from "./operation/normalize-operation.js";
+import { listOperationSites, type OperationSite } from "./operation/operation-sites.js";
+import { readAuthHints } from "./spec/auth-hints.js";
+import { parseSpecText } from "./spec/parse-spec-text.js";
+import { RefBudget } from "./spec/ref-budget.js";
+import { resolveLocalRefs } from "./spec/resolve-refs.js";
+import { readSpecServerHints } from "./spec/server-hints.js";
+import { assertSpecLimits } from "./spec/spec-limits.js";
+import { readSpecVersion } from "./spec/spec-version.js";
+import { boundDescription, boundTitle, nonEmpty } from "./text-limits.js";
 import type {
   NormalizedOpenApi,
   NormalizeOpenApiOptions,
@@ -68,7 +68,7 @@ interface IntakenSpec {
 /** Every whole-spec refusal happens here, cheapest first, all before references are resolved. */
 function intakeSpec(specText: string): IntakenSpec {
   const parsed = parseSpecText(specText);
-  assertSpecBounds(parsed.document);
+  assertSpecLimits(parsed.document);
   const { root, version } = readSpecVersion(parsed.document);
   const sites = listOperationSites(root);
   const budget = new RefBudget(root, version);

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { JsonObject, JsonSchema } from "../json-schema/index.js";
+import type { JsonObject, JsonSchema } from "../json-value.js";
 
 /** The HTTP methods intake can expose; TRACE is never supported. */
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH";

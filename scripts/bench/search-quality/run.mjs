@@ -1,6 +1,6 @@
 // Search quality: Forage versus a plain BM25 baseline (MiniSearch, default options), on every set in loadSets().
 // Run from the project root after building: npx tsc -p tsconfig.build.json && node scripts/bench/search-quality/run.mjs
-import { MAX_QUERY_LENGTH } from "../../../dist/catalog/bounds.js";
+import { MAX_QUERY_LENGTH } from "../../../dist/catalog/limits.js";
 import { DEPTH, forageEngine, miniSearchEngine } from "./engines.mjs";
 import { loadSets } from "./fixture.mjs";
 import { firstRelevantRank, summarize } from "./metrics.mjs";

@@ -1,9 +1,9 @@
-import type { JsonValue } from "../json-schema/index.js";
-import type { CredentialParameter } from "./auth-hints.js";
+import type { JsonValue } from "../../json-value.js";
+import type { CredentialParameter } from "../spec/auth-hints.js";
+import { PROTOTYPE_NAMES } from "../spec/spec-limits.js";
+import { boundDescription } from "../text-limits.js";
 import { isHeaderToken, reservedHeaderKind } from "./header-names.js";
 import { normalizeSchema } from "./normalized-schema.js";
-import { PROTOTYPE_NAMES } from "./spec-bounds.js";
-import { boundDescription } from "./text-bounds.js";
 
 /** A parameter that became guest input. */
 export interface InputParameter {

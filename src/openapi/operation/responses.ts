@@ -1,4 +1,4 @@
-import type { JsonValue } from "../json-schema/index.js";
+import type { JsonValue } from "../../json-value.js";
 import { jsonMediaTypes } from "./json-media.js";
 import { normalizeSchema } from "./normalized-schema.js";
 

@@ -1,5 +1,5 @@
-import { boundDescription, boundTitle } from "./text-bounds.js";
-import type { AuthHint } from "./types.js";
+import { boundDescription, boundTitle } from "../text-limits.js";
+import type { AuthHint } from "../types.js";
 
 /** A parameter a declared API-key scheme fills: never guest input. */
 export interface CredentialParameter {

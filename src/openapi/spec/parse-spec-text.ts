@@ -1,6 +1,6 @@
 import { type Document, isAlias, isMap, isScalar, parseDocument, visit } from "yaml";
-import { ForageError } from "../forage-error.js";
-import { MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from "./limits.js";
+import { ForageError } from "../../forage-error.js";
+import { MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from "../limits.js";
 import { prescanYaml } from "./yaml-prescan.js";
 
 /** A parsed spec before any OpenAPI reading: plain JSON values. */

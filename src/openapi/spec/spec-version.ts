@@ -1,6 +1,6 @@
-import { ForageError } from "../forage-error.js";
-import type { JsonObject } from "../json-schema/index.js";
-import type { OpenApiVersion } from "./types.js";
+import { ForageError } from "../../forage-error.js";
+import type { JsonObject } from "../../json-value.js";
+import type { OpenApiVersion } from "../types.js";
 
 // 3.1 specs may name their schema dialect; only the default one is what the compiler reads.
 const SUPPORTED_3_1_DIALECTS = new Set([

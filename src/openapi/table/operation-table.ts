@@ -1,16 +1,14 @@
-import { canonicalJson, sha256Hex } from "../catalog/canonical-json.js";
-import { ForageError } from "../forage-error.js";
-import type { JsonObject, JsonValue } from "../json-schema/index.js";
-import { compileSchema } from "./compile-schema.js";
-import { isHeaderToken, reservedHeaderKind } from "./header-names.js";
-import { isJsonMediaType } from "./json-media.js";
-import { MAX_TABLE_BYTES, MAX_TABLE_METHODS, MIN_TABLE_METHODS } from "./limits.js";
-import { isMethodName, operationKey } from "./method-names.js";
-import { effectOf } from "./normalize-operation.js";
-import { BODY_KEY } from "./operation-input.js";
-import { checkPathTemplate } from "./path-template.js";
-import { invalidTable, TableJsonCopier } from "./table-json.js";
-import { OPERATION_ONLY_KEYS, tableRowShape } from "./table-row-shape.js";
+import { canonicalJson, sha256Hex } from "../../catalog/canonical-json.js";
+import { ForageError } from "../../forage-error.js";
+import type { JsonObject, JsonValue } from "../../json-value.js";
+import { MAX_TABLE_BYTES, MAX_TABLE_METHODS, MIN_TABLE_METHODS } from "../limits.js";
+import { compileOperationSchema } from "../operation/compile-operation-schema.js";
+import { isHeaderToken, reservedHeaderKind } from "../operation/header-names.js";
+import { isJsonMediaType } from "../operation/json-media.js";
+import { isMethodName, operationKey } from "../operation/method-names.js";
+import { effectOf } from "../operation/normalize-operation.js";
+import { BODY_KEY } from "../operation/operation-input.js";
+import { checkPathTemplate } from "../operation/path-template.js";
 import type {
   NormalizedOpenApi,
   OpenApiOperation,
@@ -18,7 +16,9 @@ import type {
   OpenApiTable,
   OpenApiTableMethod,
   OpenApiTableRow,
-} from "./types.js";
+} from "../types.js";
+import { invalidTable, TableJsonCopier } from "./table-json.js";
+import { OPERATION_ONLY_KEYS, tableRowShape } from "./table-row-shape.js";
 
 /** Names the format of the digested rows, so a future format never collides with this one. */
 const TABLE_FORMAT = "forage.openapi-table/1";
@@ -195,10 +195,10 @@ function assertUnique(rows: readonly OpenApiTableRow[]): void {
 }
 
 function compileRow(row: OpenApiTableRow): OpenApiTableMethod {
-  const input = compileSchema(row.inputSchema, row.dialect, "input schema");
+  const input = compileOperationSchema(row.inputSchema, row.dialect, "input schema");
   if (!input.ok) throw invalidTable(`${row.name}: ${input.reason}`);
   if (row.outputSchema === undefined) return { ...row, input: input.validator };
-  const output = compileSchema(row.outputSchema, row.dialect, "output schema");
+  const output = compileOperationSchema(row.outputSchema, row.dialect, "output schema");
   if (!output.ok) throw invalidTable(`${row.name}: ${output.reason}`);
   return { ...row, input: input.validator, output: output.validator };
 }

@@ -1,4 +1,4 @@
-import { MAX_METHOD_NAME_LENGTH } from "./limits.js";
+import { MAX_METHOD_NAME_LENGTH } from "../limits.js";
 
 /**
  * Names a generated method may never take: Forage's own surface ("describe",

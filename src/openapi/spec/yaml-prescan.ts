@@ -1,6 +1,6 @@
 import { CST, Lexer } from "yaml";
-import { ForageError } from "../forage-error.js";
-import { MAX_SPEC_DEPTH, MAX_SPEC_NODES, MAX_YAML_TOKENS } from "./limits.js";
+import { ForageError } from "../../forage-error.js";
+import { MAX_SPEC_DEPTH, MAX_SPEC_NODES, MAX_YAML_TOKENS } from "../limits.js";
 
 /**
  * Streams YAML's own lexer tokens and refuses, before any parsing or

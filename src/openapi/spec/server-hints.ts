@@ -1,5 +1,5 @@
-import { boundDescription } from "./text-bounds.js";
-import type { ServerHint } from "./types.js";
+import { boundDescription } from "../text-limits.js";
+import type { ServerHint } from "../types.js";
 
 // A stand-in origin for checking that a relative hint stays on the spec's own origin.
 const SPEC_ORIGIN = "https://spec.invalid";

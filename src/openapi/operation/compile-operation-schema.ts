@@ -1,6 +1,7 @@
 import type { z } from "zod";
-import { ForageError } from "../forage-error.js";
-import { type JsonSchemaDialect, type JsonValue, jsonSchemaToZod } from "../json-schema/index.js";
+import { ForageError } from "../../forage-error.js";
+import { type JsonSchemaDialect, jsonSchemaToZod } from "../../json-schema/index.js";
+import type { JsonValue } from "../../json-value.js";
 
 /** A compiled validator, or why the schema cannot be compiled without widening it. */
 export type CompileResult =
@@ -11,7 +12,11 @@ export type CompileResult =
  * Compiles with the one compiler App methods use; a refusal becomes a reason, never a crash.
  * Without a dialect the schema's own `$schema` decides, else draft 2020-12 (as MCP tools declare).
  */
-export function compileSchema(schema: JsonValue, dialect: JsonSchemaDialect | undefined, what: string): CompileResult {
+export function compileOperationSchema(
+  schema: JsonValue,
+  dialect: JsonSchemaDialect | undefined,
+  what: string,
+): CompileResult {
   try {
     return { ok: true, validator: jsonSchemaToZod(schema, dialect === undefined ? {} : { dialect }) };
   } catch (error) {

@@ -4,10 +4,10 @@ import {
   jsonSchemaParserNormalizeArgs,
   type ParserOptions,
 } from "@apidevtools/json-schema-ref-parser";
-import { ForageError } from "../forage-error.js";
-import type { JsonObject } from "../json-schema/index.js";
-import { MAX_EXPANDED_DEPTH } from "./limits.js";
-import type { OpenApiVersion } from "./types.js";
+import { ForageError } from "../../forage-error.js";
+import type { JsonObject } from "../../json-value.js";
+import { MAX_EXPANDED_DEPTH } from "../limits.js";
+import type { OpenApiVersion } from "../types.js";
 
 // Local references only: no file or HTTP resolver may run, and external
 // references are never followed (intake has already refused any). Circular

@@ -1,7 +1,7 @@
-import { ForageError } from "../forage-error.js";
-import { formatPointer, refTokens, resolveTokens } from "../json-schema/json-pointer.js";
-import { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES } from "./limits.js";
-import type { OpenApiVersion } from "./types.js";
+import { ForageError } from "../../forage-error.js";
+import { formatPointer, refTokens, resolveTokens } from "../../json-schema/json-pointer.js";
+import { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES } from "../limits.js";
+import type { OpenApiVersion } from "../types.js";
 
 /** What one subtree costs once every `$ref` occurrence is inlined, and why it cannot be exposed, if it cannot. */
 export interface RefMeasure {

@@ -1,14 +1,7 @@
-import type { JsonSchema } from "../json-schema/index.js";
-import { type CredentialParameter, readSecurity } from "./auth-hints.js";
-import { compileSchema } from "./compile-schema.js";
-import { BODY_KEY, buildOperationInput } from "./operation-input.js";
-import type { OperationSite } from "./operation-sites.js";
-import { readParameters } from "./parameters.js";
-import { checkPathTemplate } from "./path-template.js";
-import { readJsonBody } from "./request-body.js";
-import { readSuccessSchema } from "./responses.js";
-import { readServerHints } from "./server-hints.js";
-import { boundDescription, boundTitle, nonEmpty, thirdPartyText } from "./text-bounds.js";
+import type { JsonSchema } from "../../json-value.js";
+import { type CredentialParameter, readSecurity } from "../spec/auth-hints.js";
+import { readServerHints } from "../spec/server-hints.js";
+import { boundDescription, boundTitle, nonEmpty, thirdPartyText } from "../text-limits.js";
 import type {
   HttpMethod,
   OpenApiDialect,
@@ -16,7 +9,14 @@ import type {
   OpenApiVersion,
   OperationEffect,
   ServerHint,
-} from "./types.js";
+} from "../types.js";
+import { compileOperationSchema } from "./compile-operation-schema.js";
+import { BODY_KEY, buildOperationInput } from "./operation-input.js";
+import type { OperationSite } from "./operation-sites.js";
+import { readParameters } from "./parameters.js";
+import { checkPathTemplate } from "./path-template.js";
+import { readJsonBody } from "./request-body.js";
+import { readSuccessSchema } from "./responses.js";
 
 /** What every operation of one spec shares. */
 export interface OperationContext {
@@ -80,11 +80,11 @@ export function normalizeOperation(candidate: OperationCandidate, context: Opera
   }
   const input = buildOperationInput(parameters.parameters, body.body);
   const dialect = dialectOf(context.version);
-  const compiledInput = compileSchema(input.inputSchema, dialect, "input schema");
+  const compiledInput = compileOperationSchema(input.inputSchema, dialect, "input schema");
   if (!compiledInput.ok) return refuse(compiledInput.reason);
   const outputSchema = readSuccessSchema(operation.responses);
   const compiledOutput =
-    outputSchema === undefined ? undefined : compileSchema(outputSchema, dialect, "success response schema");
+    outputSchema === undefined ? undefined : compileOperationSchema(outputSchema, dialect, "success response schema");
   if (compiledOutput !== undefined && !compiledOutput.ok) return refuse(compiledOutput.reason);
   const notes = [...parameters.notes];
   if (operation.callbacks !== undefined) notes.push("callbacks are not exposed; only the request itself is");

@@ -1,7 +1,7 @@
-import type { JsonObject, JsonValue } from "../json-schema/index.js";
+import type { JsonObject, JsonValue } from "../../json-value.js";
+import type { OpenApiCallShape } from "../types.js";
 import type { InputParameter } from "./parameters.js";
 import type { JsonBody } from "./request-body.js";
-import type { OpenApiCallShape } from "./types.js";
 
 /** The input key that carries the JSON body. */
 export const BODY_KEY = "body";

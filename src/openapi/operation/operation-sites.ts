@@ -1,7 +1,7 @@
-import { ForageError } from "../forage-error.js";
-import type { JsonObject } from "../json-schema/index.js";
-import { childPointer, ownMember, refTokens, resolveTokens } from "../json-schema/json-pointer.js";
-import { MAX_SPEC_OPERATIONS } from "./limits.js";
+import { ForageError } from "../../forage-error.js";
+import { childPointer, ownMember, refTokens, resolveTokens } from "../../json-schema/json-pointer.js";
+import type { JsonObject } from "../../json-value.js";
+import { MAX_SPEC_OPERATIONS } from "../limits.js";
 
 /** Path Item keys that name operations, in the order OpenAPI lists them. */
 export const PATH_ITEM_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAX_DESCRIPTION_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from "./limits.js";
-import type { OpenApiTableRow } from "./types.js";
+import { MAX_DESCRIPTION_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from "../limits.js";
+import type { OpenApiTableRow } from "../types.js";
 
 const names = z.array(z.string());
 

@@ -1,7 +1,7 @@
-import { ForageError } from "../forage-error.js";
-import type { JsonValue } from "../json-schema/index.js";
-import { MAX_ANNOTATION_JSON_LENGTH, MAX_EXPANDED_DEPTH } from "./limits.js";
-import { boundDescription, boundTitle } from "./text-bounds.js";
+import { ForageError } from "../../forage-error.js";
+import type { JsonValue } from "../../json-value.js";
+import { MAX_ANNOTATION_JSON_LENGTH, MAX_EXPANDED_DEPTH } from "../limits.js";
+import { boundDescription, boundTitle } from "../text-limits.js";
 
 // Keywords whose value is a map of subschemas, a list of subschemas, or one subschema.
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);

@@ -1,6 +1,6 @@
-import { ForageError } from "../forage-error.js";
-import { childPointer } from "../json-schema/json-pointer.js";
-import { MAX_SPEC_DEPTH, MAX_SPEC_NODES } from "./limits.js";
+import { ForageError } from "../../forage-error.js";
+import { childPointer } from "../../json-schema/json-pointer.js";
+import { MAX_SPEC_DEPTH, MAX_SPEC_NODES } from "../limits.js";
 
 /**
  * Names that would reach or replace an object's prototype if code ever
@@ -23,7 +23,7 @@ interface Frame {
  * iterative and stops at the first breach: every value waiting on the stack
  * counts, so a million-item array is refused before its items are visited.
  */
-export function assertSpecBounds(document: unknown): void {
+export function assertSpecLimits(document: unknown): void {
   const stack: Frame[] = [{ value: document, depth: 1, parent: undefined, key: "" }];
   let nodes = 0;
   while (stack.length > 0) {

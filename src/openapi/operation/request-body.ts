@@ -1,7 +1,7 @@
-import type { JsonValue } from "../json-schema/index.js";
+import type { JsonValue } from "../../json-value.js";
+import { boundDescription } from "../text-limits.js";
 import { jsonMediaTypes } from "./json-media.js";
 import { normalizeSchema } from "./normalized-schema.js";
-import { boundDescription } from "./text-bounds.js";
 
 /** An operation's JSON body as guest input. */
 export interface JsonBody {

@@ -1,12 +1,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
-import { MAX_SCHEMA_DEPTH } from "../catalog/bounds.js";
+import { MAX_SCHEMA_DEPTH } from "../catalog/limits.js";
+import type { JsonSchema, JsonValue } from "../json-value.js";
 import { normalizeProjection } from "./projection-normal-form.js";
-
-/** A JSON value, as JSON.parse returns it. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/** A JSON Schema document: an object or a boolean schema. */
-export type JsonSchema = boolean | { readonly [keyword: string]: JsonValue };
 
 /** A validator Forage accepts: Standard Schema that can project itself through Standard JSON Schema. */
 export type ForageValidator = StandardSchemaV1 & StandardJSONSchemaV1;
