@@ -1,0 +1,199 @@
+import { compareCodeUnits, isUnderNamespace } from "../catalog/operation-path.js";
+import type { Forage, Summary } from "../catalog/types.js";
+import { ForageError } from "../forage-error.js";
+import { operationStem } from "./operation-files.js";
+import type { SourceInfo } from "./source-info.js";
+import { type DirectoryNode, fileNode, type TreeNode } from "./tree-nodes.js";
+import { TreeError } from "./virtual-tree.js";
+
+/** What a catalog directory holds, for its index: its children in listing order and what lies below. */
+export type DirectoryFacts = {
+  readonly children: ({ kind: "operation"; summary: Summary } | { kind: "namespace"; name: string })[];
+  /** Operations described below, nested ones included. */
+  operations: number;
+  /** Operations the sources below left out, nested ones included. */
+  unsupported: number;
+  /** The source mounted at this directory's namespace, if any. */
+  source?: SourceInfo;
+};
+
+/**
+ * Lays out one catalog revision as a tree: the root, then what `addMountFiles` adds,
+ * then the operations in list order and the sources' facts. Throws `not_found` for a
+ * subtree with neither operations nor sources.
+ */
+export function buildCatalogLayout(
+  forage: Forage,
+  subtree: string | undefined,
+  allSources: readonly SourceInfo[],
+  addMountFiles: (layout: CatalogLayout, operationCount: number, sources: readonly SourceInfo[]) => void,
+): CatalogLayout {
+  const layout = new CatalogLayout(forage, subtree);
+  const operations = listEvery(forage, subtree);
+  const sources = allSources.filter(({ namespace }) => layout.inScope(namespace));
+  if (subtree !== undefined && operations.length === 0 && sources.length === 0) {
+    throw new ForageError("not_found", `subtree ${JSON.stringify(subtree)} is not a namespace with operations`);
+  }
+  addMountFiles(layout, operations.length, sources);
+  layout.addOperations(operations, sources);
+  for (const source of sources) layout.addSource(source);
+  return layout;
+}
+
+/** The fixed nodes of a catalog tree, the facts of its catalog directories, and how catalog paths map to tree paths. */
+export class CatalogLayout {
+  readonly subtree: string | undefined;
+  readonly #forage: Forage;
+  readonly #nodes = new Map<string, TreeNode>();
+  readonly #directories = new Map<string, DirectoryFacts>();
+
+  constructor(forage: Forage, subtree: string | undefined) {
+    this.#forage = forage;
+    this.subtree = subtree;
+    this.addDirectory("/", subtree);
+  }
+
+  /** The fixed node at a normalized path, if any. */
+  node(path: string): TreeNode | undefined {
+    return this.#nodes.get(path);
+  }
+
+  /** The facts of a catalog directory; undefined for any other path. */
+  facts(directory: string): DirectoryFacts | undefined {
+    return this.#directories.get(directory);
+  }
+
+  /** The dotted namespace of a catalog directory ("" for the catalog root). */
+  namespace(directory: string): string {
+    return (this.#nodes.get(directory) as DirectoryNode).namespace ?? "";
+  }
+
+  /** True for a namespace at or under the subtree, if any. */
+  inScope(namespace: string): boolean {
+    return this.subtree === undefined || namespace === this.subtree || isUnderNamespace(namespace, this.subtree);
+  }
+
+  /** The directory of a namespace at or under the root. */
+  namespaceDirectory(namespace: string): string {
+    return namespace === this.subtree ? "/" : `/${this.#relativeSegments(namespace).join("/")}`;
+  }
+
+  /** The .d.ts path of an operation under the root; see operationStem for the one rename. */
+  operationFile(path: string): string {
+    const segments = this.#relativeSegments(path);
+    const last = segments.length - 1;
+    segments[last] = operationStem(segments[last] as string, last === 0);
+    return `/${segments.join("/")}.d.ts`;
+  }
+
+  /**
+   * Adds the operations in list order. A source namespace with no described operation
+   * gets its directory where list order would put its first operation.
+   */
+  addOperations(operations: readonly Summary[], sources: readonly SourceInfo[]): void {
+    const empty = sources
+      .map(({ namespace }) => namespace)
+      .filter((namespace) => !operations.some(({ path }) => isUnderNamespace(path, namespace)))
+      .sort(compareCodeUnits);
+    let next = 0;
+    for (const summary of operations) {
+      const namespace = summary.path.slice(0, summary.path.lastIndexOf("."));
+      while (next < empty.length && compareCodeUnits(empty[next] as string, namespace) < 0)
+        this.#ensureDirectory(this.namespaceDirectory(empty[next++] as string));
+      this.#addOperation(summary);
+    }
+    for (const namespace of empty.slice(next)) this.#ensureDirectory(this.namespaceDirectory(namespace));
+  }
+
+  /** Records a source at its namespace's directory and counts its left-out operations in every directory above. */
+  addSource(source: SourceInfo): void {
+    const directory = this.namespaceDirectory(source.namespace);
+    (this.#directories.get(directory) as DirectoryFacts).source = source;
+    for (const above of ancestors(directory))
+      (this.#directories.get(above) as DirectoryFacts).unsupported += source.unsupported.length;
+  }
+
+  /** Adds a directory; one with a namespace (or the root) is a catalog directory with facts. */
+  addDirectory(path: string, namespace: string | undefined): void {
+    this.addNode(path, { kind: "directory", namespace: path === "/" ? (namespace ?? "") : namespace, children: [] });
+    if (namespace !== undefined || path === "/")
+      this.#directories.set(path, { children: [], operations: 0, unsupported: 0 });
+  }
+
+  /** Adds a file whose text is made on demand. */
+  addFile(path: string, text: () => string): void {
+    this.addNode(path, fileNode(text));
+  }
+
+  /** Adds a node and names it in its parent directory's listing. */
+  addNode(path: string, node: TreeNode): void {
+    this.#nodes.set(path, node);
+    const slash = path.lastIndexOf("/");
+    if (path === "/") return;
+    const parent = this.#nodes.get(slash === 0 ? "/" : path.slice(0, slash));
+    if (parent?.kind === "directory") parent.children.push(path.slice(slash + 1));
+  }
+
+  #addOperation(summary: Summary): void {
+    const file = this.operationFile(summary.path);
+    const directory = file.slice(0, file.lastIndexOf("/")) || "/";
+    this.#ensureDirectory(directory);
+    (this.#directories.get(directory) as DirectoryFacts).children.push({ kind: "operation", summary });
+    for (const above of ancestors(directory)) (this.#directories.get(above) as DirectoryFacts).operations += 1;
+    this.addFile(file, () => this.#forage.describe(summary.path).typescript);
+    this.addFile(`${file.slice(0, -".d.ts".length)}.json`, () => operationJson(this.#forage, summary.path));
+  }
+
+  /** Adds a namespace directory and any missing one above it. */
+  #ensureDirectory(directory: string): void {
+    if (this.#nodes.has(directory)) return;
+    const slash = directory.lastIndexOf("/");
+    const parent = directory.slice(0, slash) || "/";
+    this.#ensureDirectory(parent);
+    this.addDirectory(directory, this.#subtreePath(directory));
+    (this.#directories.get(parent) as DirectoryFacts).children.push({
+      kind: "namespace",
+      name: directory.slice(slash + 1),
+    });
+  }
+
+  #relativeSegments(path: string): string[] {
+    return (this.subtree === undefined ? path : path.slice(this.subtree.length + 1)).split(".");
+  }
+
+  /** The dotted namespace a directory path stands for. */
+  #subtreePath(directory: string): string {
+    const relative = directory.slice(1).split("/").join(".");
+    return this.subtree === undefined ? relative : `${this.subtree}.${relative}`;
+  }
+}
+
+/** The .json file of an operation: its description without the TypeScript, which has its own file. */
+function operationJson(forage: Forage, path: string): string {
+  const description = forage.describe(path);
+  if (description.kind !== "operation") throw new TreeError("internal", "an operation described as a namespace", path);
+  const { typescript: _typescript, catalogStamp: _stamp, kind: _kind, ...rest } = description;
+  return `${JSON.stringify(rest, null, 2)}\n`;
+}
+
+/** A directory and every directory above it, up to the root. */
+function ancestors(directory: string): string[] {
+  const found = [directory];
+  for (let at = directory; at !== "/"; ) {
+    at = at.slice(0, at.lastIndexOf("/")) || "/";
+    found.push(at);
+  }
+  return found;
+}
+
+/** Every operation under `namespace`, following the list's pages to the end. */
+function listEvery(forage: Forage, namespace: string | undefined): Summary[] {
+  const all: Summary[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = forage.list({ namespace, cursor });
+    all.push(...page.results);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return all;
+}

@@ -1,0 +1,142 @@
+import type { CatalogLayout, DirectoryFacts } from "./catalog-layout.js";
+import { INDEX_STEM, type IndexEntry, indexPages } from "./directory-index.js";
+import { composedNamespaceDeclaration, type DeclaredChild } from "./editor-declarations.js";
+import { SOURCE_FILE, sourceSummary, sourceText, UNSUPPORTED_STEM, unsupportedPages } from "./source-files.js";
+import type { SourceInfo } from "./source-info.js";
+import { pageName } from "./text-pages.js";
+import { type FileNode, fileNode } from "./tree-nodes.js";
+import { childPath } from "./tree-path.js";
+
+/** The file in every namespace directory that describes the whole namespace; "@" keeps it apart from operation names. */
+export const NAMESPACE_FILE = "@namespace.d.ts";
+/** How a declaration file imports a namespace file: TypeScript maps `.js` to the `.d.ts` beside it. */
+const NAMESPACE_MODULE = "@namespace.js";
+
+/** Each catalog directory's "@" files, made when the directory is first listed or looked into. */
+export class NamespaceFiles {
+  readonly #layout: CatalogLayout;
+  readonly #made = new Map<string, ReadonlyMap<string, FileNode>>();
+
+  constructor(layout: CatalogLayout) {
+    this.#layout = layout;
+  }
+
+  /**
+   * A catalog directory's "@" files, in listing order: its index pages, its namespace
+   * description, and, for a source's namespace, its source file and left-out pages.
+   */
+  of(directory: string): ReadonlyMap<string, FileNode> | undefined {
+    const facts = this.#layout.facts(directory);
+    if (facts === undefined) return undefined;
+    let files = this.#made.get(directory);
+    if (files === undefined) {
+      files = this.#make(directory, facts);
+      this.#made.set(directory, files);
+    }
+    return files;
+  }
+
+  /** The declaration of a directory's namespace, composed from its operations' files and its namespaces' files. */
+  composedDeclaration(directory: string): string {
+    const facts = this.#facts(directory);
+    const children: DeclaredChild[] = [];
+    for (const child of facts.children) {
+      if (child.kind === "operation") {
+        const file = this.#layout.operationFile(child.summary.path);
+        const stem = file.slice(file.lastIndexOf("/") + 1, -".d.ts".length);
+        const segment = child.summary.path.slice(child.summary.path.lastIndexOf(".") + 1);
+        children.push({ kind: "operation", segment, specifier: `./${stem}.js` });
+      } else if (this.#facts(childPath(directory, child.name)).operations > 0) {
+        children.push({ kind: "namespace", segment: child.name, specifier: `./${child.name}/${NAMESPACE_MODULE}` });
+      }
+    }
+    return composedNamespaceDeclaration({
+      namespace: this.#layout.namespace(directory),
+      operations: facts.operations,
+      ...(facts.source === undefined ? {} : { sourceSummary: sourceSummary(facts.source) }),
+      children,
+    });
+  }
+
+  #make(directory: string, facts: DirectoryFacts): Map<string, FileNode> {
+    const made = new Map<string, FileNode>();
+    const pages = indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts));
+    for (const [page, text] of pages.entries())
+      made.set(
+        pageName(INDEX_STEM, page),
+        fileNode(() => text),
+      );
+    // The root has none: index.d.ts is the root's, named for imports.
+    if (directory !== "/" && facts.operations > 0)
+      made.set(
+        NAMESPACE_FILE,
+        fileNode(() => this.composedDeclaration(directory)),
+      );
+    const source = facts.source;
+    if (source !== undefined) {
+      made.set(
+        SOURCE_FILE,
+        fileNode(() => sourceText(source)),
+      );
+      if (source.unsupported.length > 0) {
+        for (const [page, text] of unsupportedPages(source).entries())
+          made.set(
+            pageName(UNSUPPORTED_STEM, page),
+            fileNode(() => text),
+          );
+      }
+    }
+    return made;
+  }
+
+  #facts(directory: string): DirectoryFacts {
+    return this.#layout.facts(directory) as DirectoryFacts;
+  }
+
+  #indexSubject(directory: string, facts: DirectoryFacts) {
+    const namespace = this.#layout.namespace(directory);
+    const title =
+      directory !== "/"
+        ? `namespace ${namespace}`
+        : namespace === ""
+          ? "the catalog root"
+          : `namespace ${namespace} (the mount root)`;
+    return { title, operations: facts.operations, unsupported: facts.unsupported };
+  }
+
+  #indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {
+    const entries: IndexEntry[] = facts.children.map((child) => {
+      if (child.kind === "operation") return child;
+      const below = this.#facts(childPath(directory, child.name));
+      return {
+        kind: "namespace",
+        name: child.name,
+        summary: namespaceSummary(below),
+        operations: below.operations,
+        unsupported: below.unsupported,
+      };
+    });
+    const source = facts.source;
+    for (const operation of source?.unsupported ?? [])
+      entries.push({ kind: "unsupported", namespace: (source as SourceInfo).namespace, operation });
+    return entries;
+  }
+}
+
+/**
+ * A namespace's one line: its source's title and description, then the names of its first few
+ * children (left-out ones when nothing is described), which say more than a title to an agent scanning the root.
+ */
+function namespaceSummary(facts: DirectoryFacts): string {
+  const shown = 6;
+  const names = facts.children.map((child) =>
+    child.kind === "namespace" ? `${child.name}/` : (child.summary.path.split(".").pop() as string),
+  );
+  const listed = names.length > 0 ? names : (facts.source?.unsupported ?? []).map(({ name }) => name);
+  const contains =
+    listed.length === 0 ? "" : `contains ${listed.slice(0, shown).join(", ")}${listed.length > shown ? ", …" : ""}`;
+  if (facts.source === undefined) return contains;
+  const summary = sourceSummary(facts.source);
+  if (contains === "") return summary;
+  return /[.!?]$/.test(summary) ? `${summary} C${contains.slice(1)}` : `${summary}; ${contains}`;
+}

@@ -1,0 +1,57 @@
+import type { Forage } from "../catalog/types.js";
+import { type SearchListing, searchListing } from "./search-directory.js";
+import { fileNode, type TreeNode } from "./tree-nodes.js";
+import { SEARCH_ROOT } from "./walk-tree.js";
+
+/** Query directories kept, most recent first; a revision is immutable, so a kept answer never goes stale. */
+const MAX_CACHED_QUERIES = 256;
+const RESULTS_FILE = "results.json";
+
+/** The `/.search/<query>/` directories, answered on demand and kept in a least-recently-used cache. */
+export class QueryDirectories {
+  readonly #forage: Forage;
+  readonly #subtree: string | undefined;
+  readonly #operationFile: (path: string) => string;
+  readonly #queries = new Map<string, SearchListing>();
+
+  /** `operationFile` maps an operation path to its .d.ts under the root, for the ranked symlinks. */
+  constructor(forage: Forage, subtree: string | undefined, operationFile: (path: string) => string) {
+    this.#forage = forage;
+    this.#subtree = subtree;
+    this.#operationFile = operationFile;
+  }
+
+  /** True for a path inside /.search, which only this class answers. */
+  static contains(path: string): boolean {
+    return path.startsWith(`${SEARCH_ROOT}/`);
+  }
+
+  /** The node at a path inside /.search: a query directory, its results.json or one of its ranked symlinks. */
+  node(path: string): TreeNode | undefined {
+    const rest = path.slice(SEARCH_ROOT.length + 1);
+    const slash = rest.indexOf("/");
+    if (slash === -1) return { kind: "directory", namespace: undefined, children: [] };
+    const name = rest.slice(slash + 1);
+    if (name.includes("/")) return undefined;
+    const listing = this.#listing(rest.slice(0, slash));
+    if (name === RESULTS_FILE) return fileNode(() => listing.resultsJson);
+    const entry = listing.entries.find((candidate) => candidate.name === name);
+    return entry === undefined ? undefined : { kind: "symlink", target: entry.target };
+  }
+
+  /** The names in a query directory, results.json first, then the ranked entries. */
+  names(path: string): string[] {
+    const listing = this.#listing(path.slice(SEARCH_ROOT.length + 1));
+    return [RESULTS_FILE, ...listing.entries.map((entry) => entry.name)];
+  }
+
+  #listing(query: string): SearchListing {
+    let listing = this.#queries.get(query);
+    if (listing === undefined) {
+      listing = searchListing(this.#forage, query, this.#subtree, this.#operationFile);
+      if (this.#queries.size >= MAX_CACHED_QUERIES) this.#queries.delete(this.#queries.keys().next().value as string);
+    } else this.#queries.delete(query);
+    this.#queries.set(query, listing);
+    return listing;
+  }
+}
