@@ -8,15 +8,15 @@
  * plain file system calls from this process check what the kernel shows.
  * Every mount is cleared after each test, even when it fails.
  */
-import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   closeSync,
-  existsSync,
   fstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   rmSync,
@@ -32,6 +32,16 @@ import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import type { NativeBinding, NativeHandlers } from "../src/fuse/native-binding.js";
 import type { NodeTableSpec } from "../src/fuse/node-table.js";
+import {
+  type Daemon,
+  forceUnmount,
+  isMounted,
+  mountinfoLine,
+  mountSkipReason,
+  spawnDaemon,
+  stopAllDaemons,
+  stopDaemon,
+} from "./helpers/mount-daemon.js";
 
 const run = promisify(execFile);
 const root = resolve(fileURLToPath(import.meta.url), "..", "..");
@@ -39,26 +49,8 @@ const addon = join(root, "native", "build", "Release", "forage_fuse.node");
 const daemonScript = join(root, "test", "fixtures", "fuse-demo-daemon.mjs");
 const buildModulesScript = join(root, "test", "fixtures", "fuse-build-modules.mjs");
 
-function unusableReason(): string | undefined {
-  if (!existsSync("/dev/fuse")) return "/dev/fuse is missing";
-  if (spawnSync("fusermount3", ["-V"]).error) return "fusermount3 is missing (apt-get install fuse3)";
-  if (!existsSync(addon)) return `the addon is not built (${addon}); run node scripts/build-native.mjs`;
-  try {
-    createRequire(import.meta.url)(addon);
-  } catch (error) {
-    return `the addon does not load: ${(error as Error).message}`;
-  }
-  return undefined;
-}
-
-const skipReason = unusableReason();
+const skipReason = mountSkipReason();
 if (skipReason) console.warn(`[fuse-native] skipping the FUSE tests: ${skipReason}`);
-
-function isMounted(path: string): boolean {
-  return readFileSync("/proc/self/mountinfo", "utf8")
-    .split("\n")
-    .some((line) => line.split(" ")[4] === path);
-}
 
 function errorCode(work: () => unknown): string | undefined {
   try {
@@ -86,78 +78,14 @@ async function toolBytes(command: string, args: string[]): Promise<Buffer> {
   return stdout;
 }
 
-/** The demo daemon in a child process. */
-class Daemon {
-  readonly child: ChildProcess;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  readonly stderr: string[] = [];
-  #out = "";
-  #waiters: { prefix: string; resolve: (line: string) => void }[] = [];
-
-  constructor(
-    readonly mountpoint: string,
-    modules: string,
-    options: object = {},
-  ) {
-    this.child = spawn(process.execPath, [daemonScript, mountpoint, JSON.stringify(options)], {
-      env: { ...process.env, FORAGE_FUSE_MODULES: modules, FORAGE_FUSE_ADDON: addon },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
-    this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      this.#out += chunk;
-      this.#deliver();
-    });
-    this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => this.stderr.push(chunk));
-  }
-
-  get lines(): string[] {
-    return this.#out.split("\n").filter(Boolean);
-  }
-
-  #deliver(): void {
-    for (const waiter of [...this.#waiters]) {
-      const line = this.lines.find((l) => l.startsWith(waiter.prefix));
-      if (line !== undefined) {
-        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-        waiter.resolve(line);
-      }
-    }
-  }
-
-  /** Waits for a stdout line starting with prefix. */
-  waitFor(prefix: string, ms = 15_000): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no "${prefix}" from the daemon in ${ms} ms; stderr: ${this.stderr.join("")}`)),
-        ms,
-      );
-      this.#waiters.push({
-        prefix,
-        resolve: (line) => {
-          clearTimeout(timer);
-          resolve(line);
-        },
-      });
-      this.#deliver();
-      void this.exited.then(({ code, signal }) => {
-        if (!this.lines.some((l) => l.startsWith(prefix))) {
-          clearTimeout(timer);
-          reject(
-            new Error(`the daemon exited (${code ?? signal}) before "${prefix}"; stderr: ${this.stderr.join("")}`),
-          );
-        }
-      });
-    });
-  }
-
-  send(command: string): void {
-    this.child.stdin!.write(`${command}\n`);
-  }
-
-  get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
+/** Starts the demo daemon on `mountpoint` and waits for its "ready" line. */
+async function startDemoDaemon(mountpoint: string, modules: string, options: object = {}): Promise<Daemon> {
+  const daemon = spawnDaemon([daemonScript, mountpoint, JSON.stringify(options)], mountpoint, {
+    env: { ...process.env, FORAGE_FUSE_MODULES: modules, FORAGE_FUSE_ADDON: addon },
+    stdin: true,
+  });
+  await daemon.waitFor(/^ready .*$/m);
+  return daemon;
 }
 
 describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native binding + adapter)", () => {
@@ -176,20 +104,9 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
   }
 
   async function startDaemon(mountpoint: string, options: object = {}): Promise<Daemon> {
-    const daemon = new Daemon(mountpoint, modules, options);
+    const daemon = await startDemoDaemon(mountpoint, modules, options);
     daemons.add(daemon);
-    await daemon.waitFor("ready ");
     return daemon;
-  }
-
-  function clearMount(path: string): void {
-    if (isMounted(path)) spawnSync("fusermount3", ["-u", "-z", path]);
-  }
-
-  async function stopDaemon(daemon: Daemon): Promise<void> {
-    if (daemon.running) daemon.child.kill("SIGKILL");
-    await daemon.exited;
-    clearMount(daemon.mountpoint);
   }
 
   beforeAll(async () => {
@@ -197,26 +114,23 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     modules = join(work, "modules");
     execFileSync(process.execPath, [buildModulesScript, modules]);
     mnt = newMountpoint("shared");
-    shared = new Daemon(mnt, modules);
-    await shared.waitFor("ready ");
+    shared = await startDemoDaemon(mnt, modules);
   });
 
   afterEach(async () => {
     for (const daemon of daemons) await stopDaemon(daemon);
     daemons.clear();
-    for (const path of mountpoints) if (path !== mnt) clearMount(path);
+    for (const path of mountpoints) if (path !== mnt) forceUnmount(path);
   });
 
   afterAll(async () => {
-    if (shared) await stopDaemon(shared);
-    for (const path of mountpoints) clearMount(path);
+    await stopAllDaemons(); // the shared daemon, and any that failed to start
+    for (const path of mountpoints) forceUnmount(path);
     if (work && ![...mountpoints].some(isMounted)) rmSync(work, { recursive: true, force: true });
   });
 
   test("mounts with fsname and subtype forage, without the kernel ro flag", () => {
-    const line = readFileSync("/proc/self/mountinfo", "utf8")
-      .split("\n")
-      .find((l) => l.split(" ")[4] === mnt);
+    const line = mountinfoLine(mnt);
     expect(line).toBeDefined();
     expect(line).toMatch(/ - fuse\.forage forage /);
     expect(line!.split(" ")[5]!.split(",")).not.toContain("ro");
@@ -302,7 +216,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
   test("turns a handler that throws into EIO and keeps serving", async () => {
     expect(errorCode(() => readFileSync(join(mnt, "broken.txt")))).toBe("EIO");
     expect(await tool("cat", [join(mnt, "README.md")])).toBe("hello from revision 1\n");
-    expect(shared.running).toBe(true);
+    expect(shared.running()).toBe(true);
   });
 
   test("round-trips the control file: write a request, read the answer", () => {
@@ -348,7 +262,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => statSync(join(path, "b", "new.d.ts")))).toBe("ENOENT");
 
     daemon.send("swap");
-    await daemon.waitFor("swapped");
+    await daemon.waitFor(/^swapped.*$/m);
 
     expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 2, which is longer\n");
     expect(statSync(join(path, "README.md")).size).toBe("hello from revision 2, which is longer\n".length);
@@ -372,7 +286,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     const daemon = await startDaemon(path);
     expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 1\n");
     daemon.send("swap-refused");
-    expect(await daemon.waitFor("swap refused")).toMatch(/longer than 1024 bytes/);
+    expect(await daemon.waitFor(/^swap refused.*$/m)).toMatch(/longer than 1024 bytes/);
     expect(await tool("cat", [join(path, "README.md"), join(path, "b", "alpha.d.ts")])).toBe(
       "hello from revision 1\nexport declare const alpha: 1;\n",
     );
@@ -385,7 +299,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     ]);
     // And a good swap after it still works whole.
     daemon.send("swap");
-    await daemon.waitFor("swapped");
+    await daemon.waitFor(/^swapped.*$/m);
     expect(await tool("cat", [join(path, "b", "new.d.ts")])).toBe("export declare const fresh: 2;\n");
     expect(errorCode(() => statSync(join(path, "b", "alpha.d.ts")))).toBe("ENOENT");
   });
@@ -397,19 +311,20 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     const readers = Array.from({ length: 4 }, () => tool("sh", ["-c", loop]));
     await new Promise((r) => setTimeout(r, 100));
     daemon.send("swap");
-    await daemon.waitFor("swapped");
+    await daemon.waitFor(/^swapped.*$/m);
     await Promise.all(readers);
     expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 2, which is longer\n");
   });
 
-  test("unmounts cleanly on SIGTERM", async () => {
-    const path = newMountpoint("sigterm");
+  test.each(["SIGTERM", "SIGINT"] as const)("unmounts cleanly on %s, then dies of it", async (sent) => {
+    const path = newMountpoint(sent.toLowerCase());
     const daemon = await startDaemon(path);
     expect(isMounted(path)).toBe(true);
-    daemon.child.kill("SIGTERM");
+    daemon.child.kill(sent);
     const { signal } = await daemon.exited;
-    expect(signal).toBe("SIGTERM");
+    expect(signal).toBe(sent);
     expect(isMounted(path)).toBe(false);
+    expect(readdirSync(path)).toEqual([]);
   });
 
   test("unmounts when the daemon dies of an uncaught error", async () => {
@@ -418,7 +333,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     daemon.send("crash");
     const { code } = await daemon.exited;
     expect(code).not.toBe(0);
-    expect(daemon.stderr.join("")).toContain("deliberate crash");
+    expect(daemon.stderr()).toContain("deliberate crash");
     expect(isMounted(path)).toBe(false);
   });
 
@@ -454,7 +369,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     const script = `find '${path}' -ls > /dev/null; find '${path}' -type f ! -name broken.txt ! -name search -exec cat {} + > /dev/null; readlink '${path}/link'; stat '${path}/b/nope' 2> /dev/null; true`;
     expect(await tool("sh", ["-c", script])).toBe("b/zeta.d.ts\n");
     daemon.send("calls tools");
-    expect(await daemon.waitFor("calls tools ")).toBe("calls tools 0");
+    expect(await daemon.waitFor(/^calls tools .*$/m)).toBe("calls tools 0");
   });
 
   test("with readOnly, mounts with the kernel ro flag: reads work and the kernel refuses every write", async () => {
@@ -472,25 +387,13 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(errorCode(() => writeFileSync(join(path, ".afi", "search"), "{}"))).toBe("EROFS");
   });
 
-  test("with autoUnmount, fusermount3 removes the mount after kill -9", async () => {
-    const path = newMountpoint("auto-unmount");
-    const daemon = await startDaemon(path, { autoUnmount: true });
-    await tool("find", [path]); // directories opened: the liveness probe must still work
-    daemon.child.kill("SIGKILL");
-    await daemon.exited;
-    // fusermount3 notices the death and probes the mount itself: give it time on a loaded machine.
-    const deadline = Date.now() + 20_000;
-    while (isMounted(path) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(isMounted(path)).toBe(false);
-  });
-
   test("answers EIO when a handler throws past the adapter, and keeps serving", async () => {
     const path = newMountpoint("throwing");
     const daemon = await startDaemon(path, { onErrorThrows: true });
     expect(errorCode(() => readFileSync(join(path, "broken.txt")))).toBe("EIO");
     expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 1\n");
-    expect(daemon.running).toBe(true);
-    expect(daemon.stderr.join("")).toContain("a request handler threw and so did onError");
+    expect(daemon.running()).toBe(true);
+    expect(daemon.stderr()).toContain("a request handler threw and so did onError");
   });
 
   test("keeps working after the kernel forgets every inode", async () => {
@@ -514,7 +417,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     const path = newMountpoint("external");
     const daemon = await startDaemon(path);
     execFileSync("fusermount3", ["-u", path]);
-    expect(await daemon.waitFor("closed ")).toBe("closed external=true");
+    expect(await daemon.waitFor(/^closed .*$/m)).toBe("closed external=true");
     expect((await daemon.exited).code).toBe(0);
     expect(isMounted(path)).toBe(false);
   });

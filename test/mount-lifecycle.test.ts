@@ -1,5 +1,6 @@
-// The daemon's life: --watch reloads, SIGTERM, crash and kill -9 recovery, unmount from outside
+// The daemon's life: --watch reloads, a crashing source, export
 // (docs/native.md, "Mounting, unmounting and failures" and "Reloads: `swap(tree)` and invalidation").
+// Signals, kill -9 recovery and unmounts from outside are the library's, tested in fuse-native.test.ts.
 // No test may leave a mount behind, even when it fails.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -81,18 +82,6 @@ describe.skipIf(skip !== undefined)("daemon lifecycle", () => {
     }
   });
 
-  test("SIGTERM and SIGINT unmount cleanly", async () => {
-    for (const signal of ["SIGTERM", "SIGINT"] as const) {
-      const mnt = mountpoint(signal.toLowerCase());
-      const daemon = await startDaemon(["--example"], mnt);
-      expect(isMounted(mnt)).toBe(true);
-      daemon.child.kill(signal);
-      await daemon.exited;
-      expect(isMounted(mnt)).toBe(false);
-      expect(sh(`ls -A ${quote(mnt)}`).stdout).toBe("");
-    }
-  });
-
   test("an uncaught error in the daemon still unmounts on exit", async () => {
     const mnt = mountpoint("crash");
     const daemon = await startDaemon([join(process.cwd(), "test/fixtures/sources/crash-after-mount.mjs")], mnt);
@@ -100,28 +89,6 @@ describe.skipIf(skip !== undefined)("daemon lifecycle", () => {
     expect(code).not.toBe(0);
     expect(daemon.output()).toContain("boom");
     expect(isMounted(mnt)).toBe(false);
-  });
-
-  test("after kill -9 the next forage mount clears the dead mount itself", async () => {
-    const mnt = mountpoint("kill9");
-    const first = await startDaemon(["--example"], mnt);
-    first.child.kill("SIGKILL");
-    await first.exited;
-    expect(sh(`ls ${quote(mnt)}`).stderr).toMatch(/Transport endpoint is not connected/);
-    const second = await startDaemon(["--example"], mnt);
-    expect(sh(`cat ${quote(join(mnt, "README.md"))}`).stdout).toContain("Forage catalog");
-    second.child.kill("SIGTERM");
-    await second.exited;
-    expect(isMounted(mnt)).toBe(false);
-  });
-
-  test("an unmount from outside ends the daemon", async () => {
-    const mnt = mountpoint("external");
-    const daemon = await startDaemon(["--example"], mnt);
-    expect(sh(`fusermount3 -u ${quote(mnt)}`).status).toBe(0);
-    const { code } = await daemon.exited;
-    expect(code).toBe(0);
-    expect(daemon.output()).toContain("unmounted from outside");
   });
 
   test("export writes the same tree to an ordinary directory", () => {

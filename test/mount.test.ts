@@ -10,6 +10,7 @@ import { walkTree } from "../src/tree/walk-tree.js";
 import {
   type Daemon,
   freshMountpoint,
+  mountinfoLine,
   mountSkipReason,
   removeMountpoint,
   sh,
@@ -331,9 +332,7 @@ describe.skipIf(skip !== undefined)("mount options", () => {
     try {
       const daemon = await startDaemon(["--example", "-o", "ro"], mnt);
       expect(daemon.output()).toContain("(read-only, without the /.afi/search control file;");
-      const line = readFileSync("/proc/self/mountinfo", "utf8")
-        .split("\n")
-        .find((l) => l.split(" ")[4] === mnt);
+      const line = mountinfoLine(mnt);
       expect(line!.split(" ")[5]!.split(",")).toContain("ro");
       // Nothing can write a control file on a read-only mount, so AFI search is not offered (afi.md, "Manifest").
       const manifest = JSON.parse(sh(`cat ${quote(join(mnt, ".afi/manifest.json"))}`).stdout);

@@ -9,6 +9,7 @@
 
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { median } from "../stats.mjs";
 import { toolKey } from "./tool-names.mjs";
 
 const CONDITIONS = ["plain", "mount"];
@@ -131,12 +132,6 @@ function table(list) {
 
 function mean(numbers) {
   return numbers.reduce((sum, value) => sum + value, 0) / numbers.length;
-}
-
-function median(numbers) {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function pct(value) {

@@ -3,9 +3,9 @@
 // e.g. a copy of the base commit built in /tmp/base: node scripts/bench/catalog-scale/compare.mjs /tmp/base 10000
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { percentile, timed } from "../stats.mjs";
 import { syntheticOperations } from "./operations.mjs";
 import { syntheticQueries } from "./queries.mjs";
-import { percentile, timed } from "./stats.mjs";
 
 const [other, sizeArgument = "10000"] = process.argv.slice(2);
 if (other === undefined) throw new Error("usage: compare.mjs <other checkout with a built dist/> [size]");

@@ -4,9 +4,9 @@
 // package, and a half-built one elsewhere must not stop this benchmark.
 import { createCatalog } from "../../../dist/catalog/create-catalog.js";
 import { scaledExampleOperations } from "../../../dist/example/example-catalog.js";
+import { median, percentile, timed } from "../stats.mjs";
 import { syntheticOperations } from "./operations.mjs";
 import { syntheticQueries } from "./queries.mjs";
-import { median, percentile, timed } from "./stats.mjs";
 
 const size = Number(process.argv[2]);
 /** "full" (everything below), "projection-only" (the validators' own cost) or "example-like" (the example catalog repeated). */

@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { medianBy } from "../stats.mjs";
 
 const sizes = (process.argv[2] ?? "1000,10000,50000").split(",").map(Number);
 /** Creation is timed in this many fresh processes per size and the median reported, since a shared machine is noisy. */
@@ -19,7 +20,7 @@ function child(size, mode) {
   );
   return JSON.parse(output.trim().split("\n").pop());
 }
-const middle = (rows, key) => [...rows].sort((a, b) => a[key] - b[key])[Math.floor(rows.length / 2)];
+const middle = (rows, key) => medianBy(rows, (row) => row[key]);
 
 const results = sizes.map((size) => {
   const full = Array.from({ length: runs }, () => child(size, "full"));

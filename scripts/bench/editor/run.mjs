@@ -13,7 +13,7 @@ import { z } from "zod";
 import { createCatalog, createExampleCatalog, scaledExampleOperations } from "../../../dist/index.js";
 import { createCatalogTree } from "../../../dist/tree/catalog-tree.js";
 import { walkTree } from "../../../dist/tree/walk-tree.js";
-import { median } from "../catalog-scale/stats.mjs";
+import { max, median, min } from "../stats.mjs";
 
 const sizes = (process.argv[2] ?? "example,5000").split(",");
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -68,7 +68,7 @@ for (const size of sizes) {
     }
     const fixed = (value) => value.toFixed(2);
     console.log(
-      `| ${operations} | ${files} | ${fixed(median(seconds))} | ${fixed(Math.min(...seconds))} | ${fixed(Math.max(...seconds))} | ${runs} |`,
+      `| ${operations} | ${files} | ${fixed(median(seconds))} | ${fixed(min(seconds))} | ${fixed(max(seconds))} | ${runs} |`,
     );
   } finally {
     rmSync(root, { recursive: true, force: true });

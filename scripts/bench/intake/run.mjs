@@ -8,6 +8,7 @@ import { join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { parse as parseYaml } from "yaml";
 import { normalizeOpenApi } from "../../../dist/openapi/index.js";
+import { formatMs, formatRatio, max, median, min, timedAsync } from "../stats.mjs";
 import { hostileSpecs } from "./hostile-specs.mjs";
 
 const runs = Number(process.env.BENCH_RUNS ?? 15);
@@ -40,14 +41,6 @@ function largestWithinBounds() {
   throw new Error("no spec within bounds");
 }
 
-async function time(action) {
-  const started = process.hrtime.bigint();
-  await action();
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
-const median = (samples) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)];
-const ms = (value) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
-
 const file = largestWithinBounds();
 const text = readFileSync(file, "utf8");
 const parseText = file.endsWith(".json") ? (source) => JSON.parse(source) : (source) => parseYaml(source);
@@ -73,8 +66,8 @@ const intakeMs = [];
 const swaggerMs = [];
 for (let run = 0; run < runs; run += 1) {
   // Alternating keeps drift (thermal, GC, other load) from favouring one side.
-  intakeMs.push(await time(intake));
-  swaggerMs.push(await time(swagger));
+  intakeMs.push(await timedAsync(intake));
+  swaggerMs.push(await timedAsync(swagger));
 }
 const result = intake();
 
@@ -85,7 +78,7 @@ for (const { label, build } of hostileSpecs()) {
   const samples = [];
   for (let run = 0; run < 5; run += 1) {
     samples.push(
-      await time(() => {
+      await timedAsync(() => {
         try {
           normalizeOpenApi(hostileText);
         } catch (error) {
@@ -109,13 +102,13 @@ console.log(
 console.log("| Step | Median (ms) | Min (ms) | Max (ms) |");
 console.log("|---|---:|---:|---:|");
 console.log(
-  `| \`normalizeOpenApi\` (parse, bounds, budget, resolve, compile) | ${ms(median(intakeMs))} | ${ms(Math.min(...intakeMs))} | ${ms(Math.max(...intakeMs))} |`,
+  `| \`normalizeOpenApi\` (parse, bounds, budget, resolve, compile) | ${formatMs(median(intakeMs))} | ${formatMs(min(intakeMs))} | ${formatMs(max(intakeMs))} |`,
 );
 console.log(
-  `| swagger-parser \`validate\` (parse, resolve, validate) | ${ms(median(swaggerMs))} | ${ms(Math.min(...swaggerMs))} | ${ms(Math.max(...swaggerMs))} |`,
+  `| swagger-parser \`validate\` (parse, resolve, validate) | ${formatMs(median(swaggerMs))} | ${formatMs(min(swaggerMs))} | ${formatMs(max(swaggerMs))} |`,
 );
 console.log(
-  `\nRatio normalizeOpenApi / swagger-parser validate: ${(median(intakeMs) / median(swaggerMs)).toFixed(2)}.\n`,
+  `\nRatio normalizeOpenApi / swagger-parser validate: ${formatRatio(median(intakeMs), median(swaggerMs))}.\n`,
 );
 console.log(
   "Hostile and worst-case specs, median of 5 (refusals happen before reference resolution or compilation):\n",
@@ -124,5 +117,5 @@ console.log("| Spec | Size | Median (ms) | Outcome |");
 console.log("|---|---:|---:|---|");
 for (const row of hostile)
   console.log(
-    `| ${row.label} | ${(row.bytes / 1024).toFixed(1)} KiB | ${ms(row.ms)} | ${row.outcome.replaceAll("|", "\\|")} |`,
+    `| ${row.label} | ${(row.bytes / 1024).toFixed(1)} KiB | ${formatMs(row.ms)} | ${row.outcome.replaceAll("|", "\\|")} |`,
   );

@@ -42,6 +42,7 @@ import { stat } from "node:fs/promises";
 import { availableParallelism, cpus, loadavg, release, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { formatMs, formatRatio, max, median, min } from "../stats.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const projectRoot = resolve(here, "../../..");
@@ -308,16 +309,8 @@ function expectedOutput(system, workload, tmpfsOutput) {
   return tmpfsOutput;
 }
 
-// ---- Statistics and formatting -----------------------------------------------------------------
+// ---- Formatting --------------------------------------------------------------------------------
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const fmtMs = (ms) =>
-  ms === undefined || Number.isNaN(ms) ? "–" : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
-const fmtRatio = (a, b) => (a === undefined || b === undefined ? "–" : `${(a / b).toFixed(2)}×`);
 const mb = (kb) => (kb / 1024).toFixed(0);
 
 /** When the addon and dist/ were last built: compared before and after the run. */
@@ -380,7 +373,7 @@ async function prepareSize(operations, tmpfsRoot) {
     exportMs: exported.ms,
   };
   log(
-    `${operations} operations: exported ${size.files} files, ${size.directories} directories, ${(bytes / 1e6).toFixed(1)} MB in ${fmtMs(exported.ms)} ms`,
+    `${operations} operations: exported ${size.files} files, ${size.directories} directories, ${(bytes / 1e6).toFixed(1)} MB in ${formatMs(exported.ms)} ms`,
   );
   return size;
 }
@@ -422,7 +415,7 @@ async function benchSize(size) {
         }
       }
       log(
-        `${size.operations} ops, rep ${rep + 1}/${reps}, ${workload.name}: ${systemNames.map((s) => `${s} ${fmtMs(samples[s][workload.name].cold.at(-1))}/${fmtMs(samples[s][workload.name].warm.at(-1))} ms`).join(", ")}`,
+        `${size.operations} ops, rep ${rep + 1}/${reps}, ${workload.name}: ${systemNames.map((s) => `${s} ${formatMs(samples[s][workload.name].cold.at(-1))}/${formatMs(samples[s][workload.name].warm.at(-1))} ms`).join(", ")}`,
       );
     }
   }
@@ -501,10 +494,10 @@ function report(environment, results) {
     );
     out();
     const shown = ["tmpfs", "cfs", "cfs-ro", "forage", "forage-ro"].filter(has);
-    const ratio = (phase, name, a, b) => fmtRatio(m(a, name, phase), m(b, name, phase));
+    const ratio = (phase, name, a, b) => formatRatio(m(a, name, phase), m(b, name, phase));
     const target = (phase, name, a, b, limit) => {
       const [x, y] = [m(a, name, phase), m(b, name, phase)];
-      return x === undefined || y === undefined ? "–" : `${fmtRatio(x, y)} ${x / y <= limit ? "✓" : "✗"}`;
+      return x === undefined || y === undefined ? "–" : `${formatRatio(x, y)} ${x / y <= limit ? "✓" : "✗"}`;
     };
     const tables = [
       [
@@ -542,7 +535,7 @@ function report(environment, results) {
       out(`|---|${[...shown, ...ratios].map(() => "---:").join("|")}|`);
       for (const { name } of bench.workloads) {
         out(
-          `| ${name} | ${shown.map((system) => fmtMs(m(system, name, phase))).join(" | ")} | ${ratios.map(([, cell]) => cell(name)).join(" | ")} |`,
+          `| ${name} | ${shown.map((system) => formatMs(m(system, name, phase))).join(" | ")} | ${ratios.map(([, cell]) => cell(name)).join(" | ")} |`,
         );
       }
     }
@@ -560,7 +553,7 @@ function report(environment, results) {
       const times = bench.usable[system];
       const mem = memory[system];
       out(
-        `| ${SYSTEMS[system].label} | ${fmtMs(median(times))} (${fmtMs(Math.min(...times))}–${fmtMs(Math.max(...times))}) | ${times.length} | ${mb(mem.idle.rssKb)} | ${mb(mem.after.rssKb)} | ${mb(mem.after.hwmKb)} | ${mem.sameContent ? "yes" : "NO"} |`,
+        `| ${SYSTEMS[system].label} | ${formatMs(median(times))} (${formatMs(min(times))}–${formatMs(max(times))}) | ${times.length} | ${mb(mem.idle.rssKb)} | ${mb(mem.after.rssKb)} | ${mb(mem.after.hwmKb)} | ${mem.sameContent ? "yes" : "NO"} |`,
       );
     }
     out();
@@ -570,14 +563,14 @@ function report(environment, results) {
         for (const phase of ["cold", "warm", "third"]) {
           const values = bench.samples[system][name][phase];
           spreads.push({
-            spread: Math.max(...values) / Math.min(...values),
+            spread: max(values) / min(values),
             where: `${SYSTEMS[system].label}, ${name}, ${phase === "third" ? "3rd run" : phase}`,
           });
         }
     spreads.sort((a, b) => a.spread - b.spread);
     const worst = spreads.at(-1);
     out(
-      `Noise: max/min of the ${reps} samples behind a cell is ${median(spreads.map((s) => s.spread)).toFixed(2)} for the median cell, ${worst.spread.toFixed(2)} at worst (${worst.where}). \`forage export\` of this tree to tmpfs took ${fmtMs(size.exportMs)} ms.`,
+      `Noise: max/min of the ${reps} samples behind a cell is ${median(spreads.map((s) => s.spread)).toFixed(2)} for the median cell, ${worst.spread.toFixed(2)} at worst (${worst.where}). \`forage export\` of this tree to tmpfs took ${formatMs(size.exportMs)} ms.`,
     );
     if (bench.mismatches.length > 0) {
       out();
