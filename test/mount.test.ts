@@ -169,11 +169,23 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
     const names = sh(`ls ${quote(directory)}`)
       .stdout.trim()
       .split("\n")
-      .filter((name) => name !== "results.json");
+      .filter((name) => /^\d/.test(name));
     const ranked = catalog.search("send an email", { limit: 50 }).results.map((result) => result.path);
     expect(names.map((name) => name.replace(/^\d+-/, "").replace(/\.d\.ts$/, ""))).toEqual(ranked);
     expect(sh(`cat ${quote(join(directory, names[0]!))}`).stdout).toBe(catalog.describe(ranked[0]!).typescript);
     expect(JSON.parse(sh(`cat ${quote(join(directory, "results.json"))}`).stdout).results[0].path).toBe(ranked[0]);
+  });
+
+  test("the README's first recipe, run as written at the root, prints each query's ranked digest", () => {
+    const readme = sh(`cat ${quote(join(mnt, "README.md"))}`).stdout;
+    const recipe = /`(for q in [^`]+)`/.exec(readme)?.[1];
+    expect(recipe).toBeDefined();
+    const out = sh(`cd ${quote(mnt)} && ${recipe}`);
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain('# @index.txt: search results for "send email", best first:');
+    expect(out.stdout).toContain('# @index.txt: search results for "create issue", best first:');
+    const best = catalog.search("send email", { limit: 1 }).results[0]!;
+    expect(out.stdout).toContain(`${best.path} — `);
   });
 
   test("/.afi/search round trip: exact, regex and a bad regex", () => {

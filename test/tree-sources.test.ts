@@ -217,6 +217,42 @@ describe("index files", () => {
     expect(files.get("/@index.txt")).toContain("index of the catalog root, 40 operations below");
   });
 
+  test("a query directory's index adds the best left-out matches after the ranked ones, and results.json names them", () => {
+    const lines = text(shopTree, "/.search/orders carts/@index.txt").trimEnd().split("\n");
+    expect(lines[0]).toMatch(
+      /search results for "orders carts", best first: 2 ranked operations, then the best 3 unsupported/,
+    );
+    expect(lines.slice(1, 3).map((line) => line.split(" — ")[0])).toEqual(
+      shop.search("orders carts").results.map((result) => result.path),
+    );
+    expect(lines.slice(3)).toHaveLength(3);
+    expect(lines.slice(3).every((line) => /^\[unsupported\] shop: POST \/carts\/\d — Item number \d$/.test(line))).toBe(
+      true,
+    );
+    const results = JSON.parse(text(shopTree, "/.search/orders carts/results.json"));
+    expect(results.unsupported[0]).toMatchObject({ namespace: "shop", reason: expect.stringContaining("format") });
+    const sub = treeOf(shop, [shopSource, source("empty", { declared: 1, unsupported: leftOut(1) })], "empty");
+    expect(text(sub, "/.search/orders carts/@index.txt")).not.toContain("carts/");
+  });
+
+  test("a query directory's index shows the best ten ranked of up to fifty, and says where the rest are", () => {
+    const many = createCatalog({
+      revision: "r",
+      operations: Array.from({ length: 30 }, (_, index) => ({
+        path: `shop.order_${index}`,
+        input,
+        description: `Order number ${index}.`,
+      })),
+    });
+    const lines = text(treeOf(many, []), "/.search/order/@index.txt").trimEnd().split("\n");
+    expect(lines[0]).toMatch(
+      /best first: the best 10 of 30 ranked operations \(all of them: ls this directory, or results\.json\)/,
+    );
+    expect(lines.slice(1)).toEqual(
+      many.search("order", { limit: 10 }).results.map((result) => expect.stringMatching(`^${result.path} — `)),
+    );
+  });
+
   test("a bound view's indexes name bound operations only", () => {
     const guest = createForage(shop, { bound: ["shop.list_orders"] });
     const bound = treeOf(guest, []);

@@ -173,7 +173,7 @@ describe("metadata files", () => {
 describe("/.search/<query>/", () => {
   test("entries are in rank order under a name sort, and each is a symlink to the operation's .d.ts", () => {
     const expected = catalog.search("send an email", { limit: 50 }).results.map((result) => result.path);
-    const entries = tree.list("/.search/send an email").filter((entry) => entry.name !== "results.json");
+    const entries = tree.list("/.search/send an email").filter((entry) => /^\d/.test(entry.name));
     expect([...entries.map((entry) => entry.name)].sort()).toEqual(entries.map((entry) => entry.name));
     expect(entries.map((entry) => entry.name.replace(/^\d+-/, "").replace(/\.d\.ts$/, ""))).toEqual(expected);
     expect(entries[0]).toMatchObject({ kind: "symlink", target: "../../mail/messages/send.d.ts" });
@@ -185,9 +185,18 @@ describe("/.search/<query>/", () => {
     ).toEqual(expected);
   });
 
-  test("the /.search root lists nothing and an unmatched query is an empty directory with results.json", () => {
+  test("a query directory's @index.txt shows the best ten at most, one index line each, in rank order", () => {
+    const expected = catalog.search("send an email", { limit: 10 }).results;
+    const lines = text(tree, "/.search/send an email/@index.txt").trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^# @index\.txt: search results for "send an email", best first: \d+ ranked operations/);
+    expect(lines.slice(1).map((line) => line.split(" — ")[0])).toEqual(expected.map((result) => result.path));
+    expect(lines[1]).toContain(expected[0]!.sample);
+  });
+
+  test("the /.search root lists nothing and an unmatched query is an empty directory with its index and results.json", () => {
     expect(tree.list("/.search")).toEqual([]);
-    expect(names(tree, "/.search/zzzqqq")).toEqual(["results.json"]);
+    expect(names(tree, "/.search/zzzqqq")).toEqual(["@index.txt", "results.json"]);
+    expect(text(tree, "/.search/zzzqqq/@index.txt")).toMatch(/best first: 0 ranked operations: 0 entries\./);
     expect(errorCode(() => tree.stat("/.search/send email/99-nothing.d.ts"))).toBe("not_found");
   });
 });

@@ -1,5 +1,6 @@
 import type { Forage } from "../catalog/types.js";
 import { buildCatalogLayout, type CatalogLayout } from "./catalog-layout.js";
+import { LeftOutSearch } from "./left-out-search.js";
 import { addMetadataFiles, type MountFileOptions } from "./metadata-files.js";
 import { NamespaceFiles } from "./namespace-files.js";
 import { QueryDirectories } from "./query-directories.js";
@@ -43,7 +44,13 @@ class CatalogTree implements VirtualTree {
     );
     const layout = this.#layout;
     this.#namespaceFiles = new NamespaceFiles(layout);
-    this.#queries = new QueryDirectories(forage, options.subtree, (path) => layout.operationFile(path));
+    const scopedSources = (options.sources ?? []).filter(({ namespace }) => layout.inScope(namespace));
+    this.#queries = new QueryDirectories(
+      forage,
+      options.subtree,
+      (path) => layout.operationFile(path),
+      new LeftOutSearch(scopedSources),
+    );
     this.#search = new SearchControl(
       this,
       (path) => layout.node(path) !== undefined,

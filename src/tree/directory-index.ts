@@ -29,17 +29,25 @@ export interface IndexSubject {
   readonly unsupported: number;
 }
 
+/** What every index header says its lines are, so a reader needs no other file to read one. */
+const LINE_FORMAT =
+  "Lines: NAME/ — summary — counts | path — first sentence — sample call | [unsupported] NAMESPACE: NAME — summary " +
+  "(an operation the source offers under that name; Forage could not describe its schema exactly, so it has no " +
+  ".d.ts or .json here, and the source's @unsupported.txt says why)";
+
 /** The index pages of one directory: a header line saying what the file holds, then one line per child in listing order. */
 export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]): string[] {
   const described = `${subject.operations} ${plural(subject.operations, "operation")} below`;
   const leftOut = subject.unsupported === 0 ? "" : `, ${subject.unsupported} unsupported`;
+  return indexPagesHeaded(`index of ${subject.title}, ${described}${leftOut}`, entries);
+}
+
+/** Index pages under a headline of their own (a search's, say), each header giving the position and the line format. */
+export function indexPagesHeaded(headline: string, entries: readonly IndexEntry[]): string[] {
   return renderPages(
     INDEX_STEM,
     entries.map(indexLine),
-    (at) =>
-      `# ${pageName(INDEX_STEM, at.page)}: index of ${subject.title}, ${described}${leftOut}: ${positionWords(at, "entry")}. ` +
-      "Lines: NAME/ — summary — counts | path — first sentence — sample call | [unsupported] NAMESPACE: NAME — summary " +
-      "(the source has it under that name, but Forage could not describe its schema: no .d.ts or .json here)",
+    (at) => `# ${pageName(INDEX_STEM, at.page)}: ${headline}: ${positionWords(at, "entry")}. ${LINE_FORMAT}`,
   );
 }
 

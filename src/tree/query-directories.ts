@@ -1,5 +1,8 @@
 import type { Forage } from "../catalog/types.js";
+import { INDEX_STEM } from "./directory-index.js";
+import type { LeftOutSearch } from "./left-out-search.js";
 import { type SearchListing, searchListing } from "./search-directory.js";
+import { pageName } from "./text-pages.js";
 import { fileNode, type TreeNode } from "./tree-nodes.js";
 import { SEARCH_ROOT } from "./walk-tree.js";
 
@@ -12,13 +15,20 @@ export class QueryDirectories {
   readonly #forage: Forage;
   readonly #subtree: string | undefined;
   readonly #operationFile: (path: string) => string;
+  readonly #leftOut: LeftOutSearch;
   readonly #queries = new Map<string, SearchListing>();
 
   /** `operationFile` maps an operation path to its .d.ts under the root, for the ranked symlinks. */
-  constructor(forage: Forage, subtree: string | undefined, operationFile: (path: string) => string) {
+  constructor(
+    forage: Forage,
+    subtree: string | undefined,
+    operationFile: (path: string) => string,
+    leftOut: LeftOutSearch,
+  ) {
     this.#forage = forage;
     this.#subtree = subtree;
     this.#operationFile = operationFile;
+    this.#leftOut = leftOut;
   }
 
   /** True for a path inside /.search, which only this class answers. */
@@ -26,7 +36,7 @@ export class QueryDirectories {
     return path.startsWith(`${SEARCH_ROOT}/`);
   }
 
-  /** The node at a path inside /.search: a query directory, its results.json or one of its ranked symlinks. */
+  /** The node at a path inside /.search: a query directory, its index pages, results.json or one of its ranked symlinks. */
   node(path: string): TreeNode | undefined {
     const rest = path.slice(SEARCH_ROOT.length + 1);
     const slash = rest.indexOf("/");
@@ -35,23 +45,29 @@ export class QueryDirectories {
     if (name.includes("/")) return undefined;
     const listing = this.#listing(rest.slice(0, slash));
     if (name === RESULTS_FILE) return fileNode(() => listing.resultsJson);
+    const page = indexPageNames(listing).indexOf(name);
+    if (page !== -1) return fileNode(() => listing.indexPages[page] as string);
     const entry = listing.entries.find((candidate) => candidate.name === name);
     return entry === undefined ? undefined : { kind: "symlink", target: entry.target };
   }
 
-  /** The names in a query directory, results.json first, then the ranked entries. */
+  /** The names in a query directory: its index pages and results.json first, then the ranked entries. */
   names(path: string): string[] {
     const listing = this.#listing(path.slice(SEARCH_ROOT.length + 1));
-    return [RESULTS_FILE, ...listing.entries.map((entry) => entry.name)];
+    return [...indexPageNames(listing), RESULTS_FILE, ...listing.entries.map((entry) => entry.name)];
   }
 
   #listing(query: string): SearchListing {
     let listing = this.#queries.get(query);
     if (listing === undefined) {
-      listing = searchListing(this.#forage, query, this.#subtree, this.#operationFile);
+      listing = searchListing(this.#forage, query, this.#subtree, this.#operationFile, this.#leftOut);
       if (this.#queries.size >= MAX_CACHED_QUERIES) this.#queries.delete(this.#queries.keys().next().value as string);
     } else this.#queries.delete(query);
     this.#queries.set(query, listing);
     return listing;
   }
+}
+
+function indexPageNames(listing: SearchListing): string[] {
+  return listing.indexPages.map((_, page) => pageName(INDEX_STEM, page));
 }

@@ -1,7 +1,18 @@
 import type { Forage, Summary } from "../catalog/types.js";
+import { type IndexEntry, indexPagesHeaded } from "./directory-index.js";
+import type { LeftOutMatch, LeftOutSearch } from "./left-out-search.js";
+import { plural } from "./text-pages.js";
 
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;
+/**
+ * How many ranked operations a query directory's index shows, then how many left-out ones: a
+ * digest that several queries' worth fits one read, where the directory and results.json hold
+ * all SEARCH_DIRECTORY_LIMIT. The left-out few show the operation a task needs when only an
+ * undescribed one does it.
+ */
+export const SEARCH_INDEX_RANKED = 10;
+export const SEARCH_INDEX_LEFT_OUT = 5;
 
 /** One ranked entry of a /.search/<query>/ directory. */
 export interface RankedEntry {
@@ -11,9 +22,10 @@ export interface RankedEntry {
   readonly target: string;
 }
 
-/** A query directory: its ranked entries and the text of its results.json. */
+/** A query directory: its ranked entries, its index pages and the text of its results.json. */
 export interface SearchListing {
   readonly entries: readonly RankedEntry[];
+  readonly indexPages: readonly string[];
   readonly resultsJson: string;
 }
 
@@ -23,11 +35,36 @@ export function searchListing(
   query: string,
   namespace: string | undefined,
   relativeFile: (path: string) => string,
+  leftOut: LeftOutSearch,
 ): SearchListing {
+  // The catalog's search checks the query's bounds, so it runs first.
   const results = forage.search(query, { limit: SEARCH_DIRECTORY_LIMIT, namespace }).results;
+  const unsupported = leftOut.matches(query, SEARCH_INDEX_LEFT_OUT);
   const entries = results.map((summary: Summary, index: number) => ({
     name: `${String(index + 1).padStart(2, "0")}-${summary.path}.d.ts`,
     target: `../..${relativeFile(summary.path)}`,
   }));
-  return { entries, resultsJson: `${JSON.stringify({ query, results }, null, 2)}\n` };
+  return {
+    entries,
+    indexPages: queryIndexPages(query, results, unsupported),
+    resultsJson: `${JSON.stringify({ query, results, unsupported: unsupported.map(unsupportedResult) }, null, 2)}\n`,
+  };
+}
+
+function queryIndexPages(query: string, results: readonly Summary[], unsupported: readonly LeftOutMatch[]): string[] {
+  const shown = results.slice(0, SEARCH_INDEX_RANKED);
+  const entries: IndexEntry[] = [
+    ...shown.map((summary): IndexEntry => ({ kind: "operation", summary })),
+    ...unsupported.map((match): IndexEntry => ({ kind: "unsupported", ...match })),
+  ];
+  const ranked =
+    shown.length === results.length
+      ? `${results.length} ranked ${plural(results.length, "operation")}`
+      : `the best ${shown.length} of ${results.length} ranked operations (all of them: ls this directory, or results.json)`;
+  const leftOut = unsupported.length === 0 ? "" : `, then the best ${unsupported.length} unsupported`;
+  return indexPagesHeaded(`search results for ${JSON.stringify(query)}, best first: ${ranked}${leftOut}`, entries);
+}
+
+function unsupportedResult({ namespace, operation }: LeftOutMatch) {
+  return { namespace, ...operation };
 }
