@@ -181,6 +181,27 @@ describe("index files", () => {
     ]);
   });
 
+  test("an operation's index line names its optional inputs after the sample, which spells the required ones", () => {
+    const browser = createCatalog({
+      revision: "r",
+      operations: [
+        {
+          path: "web.navigate",
+          input: z.object({ url: z.string(), headless: z.boolean().optional(), timeout: z.number().optional() }),
+          description: "Open a page.",
+        },
+        { path: "web.close", input: z.object({}), description: "Close the browser." },
+      ],
+    });
+    const tree = treeOf(browser, []);
+    const lines = text(tree, "/web/@index.txt").trimEnd().split("\n").slice(1);
+    expect(lines).toEqual([
+      "web.close — Close the browser. — await env.web.close({})",
+      'web.navigate — Open a page. — await env.web.navigate({ url: "…" }) — optional: headless, timeout',
+    ]);
+    expect(text(tree, "/.search/navigate/@index.txt")).toContain("— optional: headless, timeout\n");
+  });
+
   test("the root index lists each namespace with its summary and counts", () => {
     const lines = text(shopTree, "/@index.txt").trimEnd().split("\n");
     expect(lines.slice(1)).toEqual([

@@ -43,12 +43,13 @@ export function buildCatalogLayout(
 /** The fixed nodes of a catalog tree, the facts of its catalog directories, and how catalog paths map to tree paths. */
 export class CatalogLayout {
   readonly subtree: string | undefined;
-  readonly #forage: Forage;
+  /** The view this layout shows, for what its files read on demand. */
+  readonly forage: Forage;
   readonly #nodes = new Map<string, TreeNode>();
   readonly #directories = new Map<string, DirectoryFacts>();
 
   constructor(forage: Forage, subtree: string | undefined) {
-    this.#forage = forage;
+    this.forage = forage;
     this.subtree = subtree;
     this.addDirectory("/", subtree);
   }
@@ -140,8 +141,8 @@ export class CatalogLayout {
     this.#ensureDirectory(directory);
     (this.#directories.get(directory) as DirectoryFacts).children.push({ kind: "operation", summary });
     for (const above of ancestors(directory)) (this.#directories.get(above) as DirectoryFacts).operations += 1;
-    this.addFile(file, () => this.#forage.describe(summary.path).typescript);
-    this.addFile(`${file.slice(0, -".d.ts".length)}.json`, () => operationJson(this.#forage, summary.path));
+    this.addFile(file, () => this.forage.describe(summary.path).typescript);
+    this.addFile(`${file.slice(0, -".d.ts".length)}.json`, () => operationJson(this.forage, summary.path));
   }
 
   /** Adds a namespace directory and any missing one above it. */

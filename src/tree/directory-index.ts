@@ -8,7 +8,12 @@ export const INDEX_STEM = "@index";
 
 /** One child of a directory, as its index shows it. */
 export type IndexEntry =
-  | { readonly kind: "operation"; readonly summary: Summary }
+  | {
+      readonly kind: "operation";
+      readonly summary: Summary;
+      /** Its optional top-level input names (see optionalInputs). */
+      readonly optional: readonly string[];
+    }
   | {
       readonly kind: "namespace";
       /** The child directory's name. */
@@ -31,7 +36,7 @@ export interface IndexSubject {
 
 /** What every index header says its lines are, so a reader needs no other file to read one. */
 const LINE_FORMAT =
-  "Lines: NAME/ — summary — counts | path — first sentence — sample call | [unsupported] NAMESPACE: NAME — summary " +
+  "Lines: NAME/ — summary — counts | path — first sentence — sample call[ — optional: other inputs] | [unsupported] NAMESPACE: NAME — summary " +
   "(an operation the source offers under that name; Forage could not describe its schema exactly, so it has no " +
   ".d.ts or .json here, and the source's @unsupported.txt says why)";
 
@@ -55,7 +60,8 @@ function indexLine(entry: IndexEntry): string {
   switch (entry.kind) {
     case "operation": {
       const { path, description, sample } = entry.summary;
-      return oneLine(`${path} — ${firstSentence(description) || "(no description)"} — ${sample}`);
+      const optional = entry.optional.length === 0 ? "" : ` — optional: ${entry.optional.join(", ")}`;
+      return oneLine(`${path} — ${firstSentence(description) || "(no description)"} — ${sample}${optional}`);
     }
     case "namespace": {
       const counts = `${entry.operations} ${plural(entry.operations, "operation")}`;

@@ -38,7 +38,7 @@ This read-only directory describes ${count}${scope} (revision \`${facts.revision
 Forage only describes operations: it never runs them and grants no permission to use them.
 
 ${facts.rankedSearch === false ? "" : RANKED_SEARCH}Start with \`cat @index.txt\`: every directory has an \`@index.txt\`, one line per child: \`NAME/ — summary — counts\`
-for a namespace, \`path — first sentence — sample call\` for an operation (paged as \`@index.2.txt\`, … past
+for a namespace, \`path — first sentence — sample call — optional: other inputs\` for an operation (paged as \`@index.2.txt\`, … past
 500 lines or 64 KiB; each page names the next). The whole catalog in one call:
 \`grep -rh "" --include='@index*.txt' .\`; find an operation by its words: \`grep -rhi "send email" --include='@index*.txt' .\`
 An \`[unsupported]\` line names an operation its source offers and Forage could not describe: it has no files here,

@@ -1,6 +1,7 @@
 import type { CatalogLayout, DirectoryFacts } from "./catalog-layout.js";
 import { INDEX_STEM, type IndexEntry, indexPages } from "./directory-index.js";
 import { composedNamespaceDeclaration, type DeclaredChild } from "./editor-declarations.js";
+import { optionalInputs } from "./optional-inputs.js";
 import { SOURCE_FILE, sourceSummary, sourceText, UNSUPPORTED_STEM, unsupportedPages } from "./source-files.js";
 import type { SourceInfo } from "./source-info.js";
 import { pageName } from "./text-pages.js";
@@ -106,7 +107,8 @@ export class NamespaceFiles {
 
   #indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {
     const entries: IndexEntry[] = facts.children.map((child) => {
-      if (child.kind === "operation") return child;
+      if (child.kind === "operation")
+        return { ...child, optional: optionalInputs(this.#layout.forage, child.summary.path) };
       const below = this.#facts(childPath(directory, child.name));
       return {
         kind: "namespace",

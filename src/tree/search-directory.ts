@@ -1,6 +1,7 @@
 import type { Forage, Summary } from "../catalog/types.js";
 import { type IndexEntry, indexPagesHeaded } from "./directory-index.js";
 import type { LeftOutMatch, LeftOutSearch } from "./left-out-search.js";
+import { optionalInputs } from "./optional-inputs.js";
 import { plural } from "./text-pages.js";
 
 /** The most results a /.search/<query>/ directory lists. */
@@ -46,15 +47,22 @@ export function searchListing(
   }));
   return {
     entries,
-    indexPages: queryIndexPages(query, results, unsupported),
+    indexPages: queryIndexPages(forage, query, results, unsupported),
     resultsJson: `${JSON.stringify({ query, results, unsupported: unsupported.map(unsupportedResult) }, null, 2)}\n`,
   };
 }
 
-function queryIndexPages(query: string, results: readonly Summary[], unsupported: readonly LeftOutMatch[]): string[] {
+function queryIndexPages(
+  forage: Forage,
+  query: string,
+  results: readonly Summary[],
+  unsupported: readonly LeftOutMatch[],
+): string[] {
   const shown = results.slice(0, SEARCH_INDEX_RANKED);
   const entries: IndexEntry[] = [
-    ...shown.map((summary): IndexEntry => ({ kind: "operation", summary })),
+    ...shown.map(
+      (summary): IndexEntry => ({ kind: "operation", summary, optional: optionalInputs(forage, summary.path) }),
+    ),
     ...unsupported.map((match): IndexEntry => ({ kind: "unsupported", ...match })),
   ];
   const ranked =
