@@ -29,11 +29,13 @@ function splitPair(text) {
 }
 
 // A mount path's last two segments are namespace and operation (the catalogs' namespaces are one segment).
+// A last segment holding a dot is a dotted operation path (`linear/linear.create_issue`): mount segments
+// are identifiers, so the dot can only separate namespace and operation.
 function splitMountPath(text) {
   const path = text.replace(/\.(d\.ts|json|md|txt)$/, "").replace(/\/+$/, "");
   const segments = path.split("/").filter((segment) => segment !== "" && segment !== ".");
-  if (segments.length >= 2) return segments.slice(-2);
-  const only = segments[0] ?? "";
-  const dot = only.indexOf(".");
-  return dot <= 0 ? undefined : [only.slice(0, dot), only.slice(dot + 1)];
+  const last = segments[segments.length - 1] ?? "";
+  const dot = last.indexOf(".");
+  if (dot > 0) return [last.slice(0, dot), last.slice(dot + 1)];
+  return segments.length >= 2 ? segments.slice(-2) : undefined;
 }
