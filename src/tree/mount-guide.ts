@@ -2,13 +2,10 @@ import type { ManifestSource } from "./manifest.js";
 import { coverageSentence, SOURCE_FILE, UNSUPPORTED_FILE } from "./source-files.js";
 import { plural } from "./text-pages.js";
 
-const RANKED_SEARCH = `Find the operations for several tasks in one call, ranked best first:
-\`for q in "send email" "create issue"; do cat ".search/$q/@index.txt"; done\`
-(each \`.search/<query>/@index.txt\` lists its best matches, one line each, then the best matching operations the
-sources offer but Forage could not describe). The ranking is lexical (BM25F over the words of the path,
-description, capability notes, instructions and input field names): no translation and no synonyms, so use the
-words the operations themselves use.
-
+const RANKED_SEARCH = `3. Several tasks at once, ranked best first: \`for q in "send email" "create issue"; do cat ".search/$q/@index.txt"; done\`
+   (each query's best ten operations, then the best five the sources offer but Forage could not describe). The
+   ranking is lexical (BM25F over the words of the path, description, capability notes, instructions and input
+   field names): no translation and no synonyms, so use the words the operations themselves use.
 `;
 
 const RANKED_SEARCH_DETAIL = `- Ranked search also lists \`.search/<query>/\` as entries named by rank that read as the operation's \`.d.ts\`,
@@ -37,12 +34,16 @@ export function mountReadme(facts: {
 This read-only directory describes ${count}${scope} (revision \`${facts.revision}\`).
 Forage only describes operations: it never runs them and grants no permission to use them.
 
-${facts.rankedSearch === false ? "" : RANKED_SEARCH}Start with \`cat @index.txt\`: every directory has an \`@index.txt\`, one line per child: \`NAME/ — summary — counts\`
-for a namespace, \`path — first sentence — sample call — optional: other inputs\` for an operation (paged as \`@index.2.txt\`, … past
-500 lines or 64 KiB; each page names the next). The whole catalog in one call:
-\`grep -rh "" --include='@index*.txt' .\`; find an operation by its words: \`grep -rhi "send email" --include='@index*.txt' .\`
-An \`[unsupported]\` line names an operation its source offers and Forage could not describe: it has no files here,
-but it is the source's operation all the same, under that name.
+Quick start: each of these is one shell call; ask for everything you need in the same call.
+1. \`cat @index.txt\`: the namespaces, one line each with its summary, the names it contains and its counts.
+2. \`cat NS1/@index.txt NS2/@index.txt\`: every operation of those namespaces, one line each:
+   \`path — first sentence — sample call — optional: other inputs\`. An \`[unsupported] NS: NAME\` line is an
+   operation the source offers under that name that Forage could not describe: it has no files here, but it is
+   the source's operation all the same.
+${facts.rankedSearch === false ? "" : RANKED_SEARCH}
+Every directory has an \`@index.txt\`, one line per child (paged as \`@index.2.txt\`, … past 500 lines or 64 KiB;
+each page names the next). The whole catalog in one call: \`grep -rh "" --include='@index*.txt' .\`; operations by
+their words: \`grep -rhi "send email" --include='@index*.txt' .\`
 
 - Directories are namespaces. Each operation is \`<name>.d.ts\` (TypeScript declaring \`env.<path>(input)\`)
   and \`<name>.json\` (description, capability notes, instructions, inputSchema, outputSchema, sample).
