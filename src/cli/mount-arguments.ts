@@ -1,4 +1,7 @@
 import { readFileSync } from "node:fs";
+import { TokenTable } from "../afi/token-table.js";
+import { readTokenFile, readTokensFile, type TokenGrant } from "../afi/tokens-file.js";
+import { ForageError } from "../forage-error.js";
 import { parseSourceSpec, type SourceSpec } from "./catalog-source.js";
 import { CliError } from "./cli-error.js";
 import {
@@ -27,6 +30,12 @@ export interface MountArguments {
   readonly target: string;
   readonly subtree: string | undefined;
   readonly bound: readonly string[] | undefined;
+  /** Where `bound` came from when a token chose it: the tokens file's line (docs/afi.md, "Tokens"). */
+  readonly boundOrigin?: string;
+  /** `--tokens` with `-o token=FILE`: the view is a token's, and the manifest says auth is required. */
+  readonly authRequired?: boolean;
+  /** `-o token=FILE`: the file holding this mount's (or MCP session's) bearer token. */
+  readonly tokenFile?: string;
   readonly watch: boolean;
   /** `-o ro`: a kernel read-only mount, without the /.afi/search control file. */
   readonly readOnly: boolean;
@@ -50,6 +59,13 @@ export const CATALOG_OPTIONS: readonly OptionSpec[] = [
   { name: "namespace", value: "NAME", help: "put the single source under namespace NAME (for several: NAME=source)" },
 ];
 
+/** `--tokens FILE`, for mount and serve. */
+export const TOKENS_OPTION: OptionSpec = {
+  name: "tokens",
+  value: "FILE",
+  help: 'bearer tokens and their views: lines TOKEN PATTERN... (patterns as in bound=; docs/afi.md, "Tokens")',
+};
+
 /** `forage mount`: every option, and how to stop a mount. */
 export const MOUNT_COMMAND: CommandSpec = {
   name: "mount",
@@ -61,6 +77,7 @@ export const MOUNT_COMMAND: CommandSpec = {
   options: [
     { name: "option", short: "o", value: "OPTS", multiple: true, help: "mount options, comma-separated (below)" },
     ...CATALOG_OPTIONS,
+    TOKENS_OPTION,
     { name: "watch", help: "reload the sources when they change; a broken edit keeps the last good revision" },
     { name: "daemon", help: "return once mounted and keep serving in the background; prints pid and log file" },
     { name: "log-file", value: "FILE", help: "with --daemon: append the daemon's output to FILE" },
@@ -73,6 +90,7 @@ export const MOUNT_COMMAND: CommandSpec = {
         "ro                   read-only in the kernel: fastest warm reads, no /.afi/search (AFI profile 1)",
         "subtree=NAMESPACE    mount only this namespace (a.b or a/b) as the root",
         "bound=FILE           show only operations matching FILE's patterns (one a.b.c, a.b.* or a.** per line)",
+        "token=FILE           with --tokens: FILE holds a token; the mount shows that token's view (AFI's token=)",
         "allow_other          let other users read the mount (non-root: needs user_allow_other in /etc/fuse.conf)",
         "default_permissions  let the kernel check the mode bits (0555 directories, 0444 files)",
         "auto_unmount         unmount even if the daemon is killed (kill -9)",
@@ -140,7 +158,59 @@ export function parseMountArguments(argv: readonly string[]): MountArguments | "
   if (logFile !== undefined && !daemon) throw new CliError("--log-file goes with --daemon; see forage mount --help", 2);
   const options = parseMountOptions(listOption(parsed, "option"), "mount");
   const fuse = { ...options.fuse, debug: options.fuse.debug || flagOption(parsed, "debug") };
-  return { ...catalogArguments(parsed), ...options, fuse, watch: flagOption(parsed, "watch"), daemon, logFile };
+  const view = { ...options, ...mountTokenView(stringOption(parsed, "tokens"), options) };
+  return { ...catalogArguments(parsed), ...view, fuse, watch: flagOption(parsed, "watch"), daemon, logFile };
+}
+
+/**
+ * `--tokens FILE` with `-o token=FILE` on a mount: the token's grant is the mount's
+ * bound view for its whole life. Checked before anything is mounted; any mistake,
+ * an unknown token included, is a usage error (exit 2) and nothing is served.
+ */
+function mountTokenView(
+  tokensFile: string | undefined,
+  options: Pick<MountArguments, "bound" | "tokenFile">,
+): Pick<MountArguments, "bound" | "boundOrigin" | "authRequired"> {
+  checkTokenOptions(tokensFile, options, "mount");
+  if (tokensFile === undefined) return { bound: options.bound };
+  if (options.tokenFile === undefined)
+    throw new CliError("--tokens on a mount needs -o token=FILE: the file holding the mount's token", 2);
+  const grant = grantOf(tokenGrants(tokensFile), options.tokenFile);
+  if (grant === undefined)
+    throw new CliError(`the token in ${options.tokenFile} is not granted by tokens file ${tokensFile}`, 2);
+  return { bound: grant.bound, boundOrigin: grant.origin, authRequired: true };
+}
+
+/** token= goes with --tokens, and --tokens replaces bound=, on every command that takes them. */
+export function checkTokenOptions(
+  tokensFile: string | undefined,
+  options: Pick<MountArguments, "bound" | "tokenFile">,
+  command: string,
+): void {
+  if (options.tokenFile !== undefined && tokensFile === undefined)
+    throw new CliError(`-o token=FILE goes with --tokens FILE; see forage ${command} --help`, 2);
+  if (tokensFile !== undefined && options.bound !== undefined)
+    throw new CliError("--tokens and -o bound= both choose the view; give one (a token's patterns are its bound)", 2);
+}
+
+/** The grants of `--tokens FILE`; a bad file is a usage error (exit 2) naming the file and line. */
+export function tokenGrants(file: string): TokenGrant[] {
+  return asUsageError(() => readTokensFile(file));
+}
+
+/** The grant of the token held in `tokenFile` (looked up in constant time), or undefined for an unknown token. */
+export function grantOf(grants: readonly TokenGrant[], tokenFile: string): TokenGrant | undefined {
+  const token = asUsageError(() => readTokenFile(tokenFile));
+  return new TokenTable(grants.map((grant) => [grant.token, grant] as const)).find(token);
+}
+
+function asUsageError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof ForageError) throw new CliError(`${error.message} (${error.code})`, 2);
+    throw error;
+  }
 }
 
 /** Parses `forage export`'s arguments, or returns "help". */
@@ -188,9 +258,10 @@ const FUSE_FLAGS: Readonly<Record<string, keyof FuseFlags>> = {
 export function parseMountOptions(
   groups: readonly string[],
   command: "mount" | "export" | "serve",
-): Pick<MountArguments, "subtree" | "bound" | "readOnly" | "fuse"> {
+): Pick<MountArguments, "subtree" | "bound" | "readOnly" | "fuse" | "tokenFile"> {
   let subtree: string | undefined;
   let bound: string[] | undefined;
+  let tokenFile: string | undefined;
   let readOnly = false;
   const fuse: Record<keyof FuseFlags, boolean> = {
     allowOther: false,
@@ -205,19 +276,20 @@ export function parseMountOptions(
     if (key === "subtree" && value) subtree = value.replace(/^\/+|\/+$/g, "").replaceAll("/", ".");
     else if (key === "bound" && value) bound = readBoundFile(value);
     else if (key === "ro" && value === undefined) readOnly = true;
+    else if (key === "token" && value && command !== "export") tokenFile = value;
     else if (command !== "mount" && flag !== undefined)
       throw new CliError(`-o ${key} applies to mount, not ${command}`, 2);
     else if (flag !== undefined && value === undefined) fuse[flag] = true;
     else throw new CliError(`unknown or incomplete mount option ${JSON.stringify(option)}; ${expected(command)}`, 2);
   }
-  return { subtree, bound, readOnly, fuse };
+  return { subtree, bound, readOnly, fuse, tokenFile };
 }
 
 function expected(command: "mount" | "export" | "serve"): string {
-  if (command === "serve") return "serve takes subtree=<namespace>, bound=<file> and ro";
+  if (command === "serve") return "serve takes subtree=<namespace>, bound=<file>, token=<file> and ro";
   return command === "export"
     ? "export takes subtree=<namespace>, bound=<file> and ro (an export is always read-only)"
-    : `expected ro, subtree=<namespace>, bound=<file>, ${Object.keys(FUSE_FLAGS).join(", ")}`;
+    : `expected ro, subtree=<namespace>, bound=<file>, token=<file>, ${Object.keys(FUSE_FLAGS).join(", ")}`;
 }
 
 /** A bound file: one operation path pattern per line; blank lines and `#` comments are skipped. */
