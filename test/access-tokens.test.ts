@@ -52,28 +52,34 @@ function rankedPaths(text: string): string[] {
 const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
 const rankedFile = (query: string): string => `/.search/${query}/results.json`;
 
+/** Starts `forage serve --http 127.0.0.1:0 --tokens <the table's file> ...` and resolves with its URL. */
+async function serveHttp(children: ChildProcess[], extra: readonly string[]): Promise<string> {
+  const args = [CLI, "serve", "--http", "127.0.0.1:0", "--tokens", tokensFile, ...extra, "--example"];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let output = "";
+  return new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /over HTTP at (http:\/\/\S+)/.exec(output);
+      if (found?.[1] !== undefined) resolve(found[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`forage serve exited with ${code}: ${output}`)));
+  });
+}
+
 describe("HTTP", () => {
-  let child: ChildProcess;
+  const children: ChildProcess[] = [];
   let url: string;
   beforeAll(async () => {
-    child = spawn(process.execPath, [CLI, "serve", "--http", "127.0.0.1:0", "--tokens", tokensFile, "--example"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    url = await new Promise<string>((resolve, reject) => {
-      child.stdout?.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-        const found = /over HTTP at (http:\/\/\S+)/.exec(output);
-        if (found?.[1] !== undefined) resolve(found[1]);
-      });
-      child.once("exit", (code) => reject(new Error(`forage serve exited with ${code}: ${output}`)));
-    });
+    url = await serveHttp(children, []);
   }, 30_000);
   afterAll(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
+    for (const child of children.filter((running) => running.exitCode === null)) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
   });
 
   const get = (path: string, authorization?: string, init: RequestInit = {}): Promise<Response> =>
@@ -157,8 +163,30 @@ describe("HTTP", () => {
     const manifest = (await response.json()) as Record<string, unknown>;
     expect(manifest).toMatchObject({ profile: 2, auth: { required: true, methods: ["bearer"] } });
     expect(Object.keys(manifest).filter((key) => key.startsWith("x-forage-"))).toEqual([]);
+    const badToken = await get("/.afi/manifest.json", `Bearer ${UNKNOWN_TOKEN}`);
+    expect(badToken.status).toBe(200);
+    expect(await badToken.json()).toEqual(manifest);
     const own = (await (await get("/.afi/manifest.json", `Bearer ${TOKENS.alice.token}`)).json()) as object;
     expect(own).toMatchObject({ auth: { required: true, methods: ["bearer"] }, "x-forage-operations": 5 });
+  });
+
+  test("a CORS preflight needs no token, and the rate limit applies before the token is checked", async () => {
+    const limited = await serveHttp(children, ["--cors", "*", "--rate", "1/s"]);
+    const preflight = await fetch(new URL("/afi/stat?path=/", limited), {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example.com", "Access-Control-Request-Headers": "authorization" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("Authorization");
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const guess = await fetch(new URL("/afi/stat?path=/", limited), {
+        headers: { Authorization: `Bearer ${UNKNOWN_TOKEN}${attempt}` },
+      });
+      statuses.push(guess.status);
+    }
+    expect(statuses[0]).toBe(401);
+    expect(statuses.slice(1)).toContain(429);
   });
 });
 
