@@ -1,7 +1,4 @@
 import { readFileSync } from "node:fs";
-import { TokenTable } from "../afi/token-table.js";
-import { readTokenFile, readTokensFile, type TokenGrant } from "../afi/tokens-file.js";
-import { ForageError } from "../forage-error.js";
 import { parseSourceSpec, type SourceSpec } from "./catalog-source.js";
 import { CliError } from "./cli-error.js";
 import {
@@ -13,6 +10,7 @@ import {
   parseCommand,
   stringOption,
 } from "./command-line.js";
+import { mountTokenView, TOKENS_OPTION } from "./token-arguments.js";
 
 /** The FUSE options `-o` passes through to the mount (see MountOptions). */
 export interface FuseFlags {
@@ -58,13 +56,6 @@ export const CATALOG_OPTIONS: readonly OptionSpec[] = [
   { name: "example", help: "use the built-in example catalog instead of sources" },
   { name: "namespace", value: "NAME", help: "put the single source under namespace NAME (for several: NAME=source)" },
 ];
-
-/** `--tokens FILE`, for mount and serve. */
-export const TOKENS_OPTION: OptionSpec = {
-  name: "tokens",
-  value: "FILE",
-  help: 'bearer tokens and their views: lines TOKEN PATTERN... (patterns as in bound=; docs/afi.md, "Tokens")',
-};
 
 /** `forage mount`: every option, and how to stop a mount. */
 export const MOUNT_COMMAND: CommandSpec = {
@@ -160,57 +151,6 @@ export function parseMountArguments(argv: readonly string[]): MountArguments | "
   const fuse = { ...options.fuse, debug: options.fuse.debug || flagOption(parsed, "debug") };
   const view = { ...options, ...mountTokenView(stringOption(parsed, "tokens"), options) };
   return { ...catalogArguments(parsed), ...view, fuse, watch: flagOption(parsed, "watch"), daemon, logFile };
-}
-
-/**
- * `--tokens FILE` with `-o token=FILE` on a mount: the token's grant is the mount's
- * bound view for its whole life. Checked before anything is mounted; any mistake,
- * an unknown token included, is a usage error (exit 2) and nothing is served.
- */
-function mountTokenView(
-  tokensFile: string | undefined,
-  options: Pick<MountArguments, "bound" | "tokenFile">,
-): Pick<MountArguments, "bound" | "boundOrigin" | "authRequired"> {
-  checkTokenOptions(tokensFile, options, "mount");
-  if (tokensFile === undefined) return { bound: options.bound };
-  if (options.tokenFile === undefined)
-    throw new CliError("--tokens on a mount needs -o token=FILE: the file holding the mount's token", 2);
-  const grant = grantOf(tokenGrants(tokensFile), options.tokenFile);
-  if (grant === undefined)
-    throw new CliError(`the token in ${options.tokenFile} is not granted by tokens file ${tokensFile}`, 2);
-  return { bound: grant.bound, boundOrigin: grant.origin, authRequired: true };
-}
-
-/** token= goes with --tokens, and --tokens replaces bound=, on every command that takes them. */
-export function checkTokenOptions(
-  tokensFile: string | undefined,
-  options: Pick<MountArguments, "bound" | "tokenFile">,
-  command: string,
-): void {
-  if (options.tokenFile !== undefined && tokensFile === undefined)
-    throw new CliError(`-o token=FILE goes with --tokens FILE; see forage ${command} --help`, 2);
-  if (tokensFile !== undefined && options.bound !== undefined)
-    throw new CliError("--tokens and -o bound= both choose the view; give one (a token's patterns are its bound)", 2);
-}
-
-/** The grants of `--tokens FILE`; a bad file is a usage error (exit 2) naming the file and line. */
-export function tokenGrants(file: string): TokenGrant[] {
-  return asUsageError(() => readTokensFile(file));
-}
-
-/** The grant of the token held in `tokenFile` (looked up in constant time), or undefined for an unknown token. */
-export function grantOf(grants: readonly TokenGrant[], tokenFile: string): TokenGrant | undefined {
-  const token = asUsageError(() => readTokenFile(tokenFile));
-  return new TokenTable(grants.map((grant) => [grant.token, grant] as const)).find(token);
-}
-
-function asUsageError<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof ForageError) throw new CliError(`${error.message} (${error.code})`, 2);
-    throw error;
-  }
 }
 
 /** Parses `forage export`'s arguments, or returns "help". */

@@ -8,17 +8,9 @@ import { CliError } from "./cli-error.js";
 import type { CommandIo } from "./command-io.js";
 import { type CommandSpec, commandHelp, flagOption, listOption, parseCommand, stringOption } from "./command-line.js";
 import { count } from "./count.js";
-import {
-  CATALOG_OPTIONS,
-  catalogSources,
-  checkTokenOptions,
-  grantOf,
-  parseMountOptions,
-  SOURCE_LINES,
-  TOKENS_OPTION,
-  tokenGrants,
-} from "./mount-arguments.js";
+import { CATALOG_OPTIONS, catalogSources, parseMountOptions, SOURCE_LINES } from "./mount-arguments.js";
 import { packageVersion } from "./package-version.js";
+import { checkTokenOptions, grantOf, TOKENS_OPTION, tokenGrants } from "./token-arguments.js";
 
 /** `forage serve`: the catalog's tree over AFI's MCP or HTTP transport. */
 export const SERVE_COMMAND: CommandSpec = {
