@@ -112,6 +112,7 @@ export const MOUNT_COMMAND: CommandSpec = {
     "forage mount ttt=./tictactoe.yaml stock=./catalog.yaml ./mnt",
     "forage mount --watch -o subtree=apps.bazaar,bound=./bound.txt ./ops.js ./mnt",
     "forage mount --daemon -o ro,allow_other ./ops.js /srv/ops && forage unmount /srv/ops",
+    "forage mount --tokens ./tokens.txt -o token=./agent.token ./ops.js ./mnt   # the agent token's view",
   ],
 };
 

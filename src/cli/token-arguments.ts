@@ -9,7 +9,7 @@ import type { MountArguments } from "./mount-arguments.js";
 export const TOKENS_OPTION: OptionSpec = {
   name: "tokens",
   value: "FILE",
-  help: 'bearer tokens and their views: lines TOKEN PATTERN... (patterns as in bound=; docs/afi.md, "Tokens")',
+  help: 'a file of bearer tokens, one a line with its bound= patterns: TOKEN PATTERN... (docs/afi.md, "Tokens")',
 };
 
 /**
