@@ -1,6 +1,6 @@
 import { TreeError } from "../tree/virtual-tree.js";
 
-/** AFI's error codes (AFI basic/errors); Forage raises all but `unauthorized` and `conflict`. */
+/** AFI's error codes (AFI basic/errors); Forage raises all but `conflict` (`unauthorized` only with `--tokens`). */
 export type AfiErrorCode =
   | "not_found"
   | "invalid_path"

@@ -16,6 +16,12 @@ export interface AfiHttpOptions {
   readonly ratePerSecond: number | undefined;
 }
 
+/**
+ * The core a request's bearer token selects (`--tokens`): the token's view, or a
+ * locked core for a missing (undefined) or unknown token.
+ */
+export type AfiViewSelector = (bearer: string | undefined) => AfiCore;
+
 /** A listening server. */
 export interface AfiHttpServer {
   readonly url: string;
@@ -41,8 +47,11 @@ const ROUTES: Readonly<Record<string, string>> = {
   "/afi/search": "POST",
 };
 
-/** Listens on host:port with AFI's HTTP/JSON binding (docs/afi.md, "HTTP transport"). */
-export async function listenHttp(afi: AfiCore, options: AfiHttpOptions): Promise<AfiHttpServer> {
+/**
+ * Listens on host:port with AFI's HTTP/JSON binding (docs/afi.md, "HTTP transport"):
+ * one core for everyone, or a selector that picks each request's by its token.
+ */
+export async function listenHttp(afi: AfiCore | AfiViewSelector, options: AfiHttpOptions): Promise<AfiHttpServer> {
   const handle = createAfiHttpHandler(afi, options);
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => sendError(response, toAfiError(error)));
@@ -65,7 +74,7 @@ export async function listenHttp(afi: AfiCore, options: AfiHttpOptions): Promise
 
 /** The request handler: routes, CORS, the rate limit, and every failure as a JSON AFI Error. */
 export function createAfiHttpHandler(
-  afi: AfiCore,
+  served: AfiCore | AfiViewSelector,
   options: Pick<AfiHttpOptions, "cors" | "ratePerSecond">,
 ): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const limit = options.ratePerSecond === undefined ? undefined : new RateLimit(options.ratePerSecond);
@@ -90,6 +99,8 @@ export function createAfiHttpHandler(
       response.setHeader("Allow", method);
       throw afiError("unsupported", `${url.pathname} takes ${method}`);
     }
+    // Only a server with tokens reads Authorization; one without answers everyone alike.
+    const afi = typeof served === "function" ? served(bearerToken(request.headers.authorization)) : served;
     const query = url.searchParams;
     switch (url.pathname) {
       case MANIFEST_PATH:
@@ -118,6 +129,15 @@ export function createAfiHttpHandler(
       }
     }
   };
+}
+
+/**
+ * The token of `Authorization: Bearer <token>` (the scheme in any case, RFC 7235);
+ * undefined without the header; "" for any other value, which no grant matches.
+ */
+function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  return /^Bearer +(\S+) *$/i.exec(header)?.[1] ?? "";
 }
 
 function corsHeaders(response: ServerResponse, allowed: string, origin: string | undefined): void {
@@ -216,5 +236,13 @@ function sendError(response: ServerResponse, error: AfiError): void {
     return;
   }
   response.statusCode = STATUS[error.payload.code] ?? 500;
+  // RFC 6750: a 401 names the scheme, and says when a token was sent but is not valid.
+  if (error.payload.code === "unauthorized")
+    response.setHeader(
+      "WWW-Authenticate",
+      error.payload["x-forage-reason"] === "invalid_token"
+        ? 'Bearer realm="forage", error="invalid_token"'
+        : 'Bearer realm="forage"',
+    );
   sendJsonBody(response, error.payload);
 }

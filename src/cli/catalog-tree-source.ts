@@ -2,7 +2,7 @@ import { createForage } from "../catalog/create-forage.js";
 import type { Catalog, Forage } from "../catalog/types.js";
 import { createCatalogTree } from "../tree/catalog-tree.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
-import { loadCatalog } from "./catalog-source.js";
+import { type LoadedCatalog, loadCatalog } from "./catalog-source.js";
 import { CliError } from "./cli-error.js";
 import type { MountArguments } from "./mount-arguments.js";
 import { packageVersion } from "./package-version.js";
@@ -19,17 +19,33 @@ export interface LoadedRevision {
 /** Which kind of tree to build: a mount answers queries; an export is plain files and offers no search (profile 1). */
 export type TreeTarget = "mount" | "export";
 
+/** What shapes one view's tree: bound= (or a token's patterns), subtree=, ro, and whether a token chose it. */
+export type ViewArguments = Pick<MountArguments, "bound" | "subtree" | "readOnly"> & {
+  /** Where `bound` came from, for the message when it selects nothing; "bound=" by default. */
+  readonly boundOrigin?: string;
+  /** A bearer token chose this view (`--tokens`): the manifest says auth is required. */
+  readonly authRequired?: boolean;
+};
+
 /** Loads the sources and builds the tree, narrowed by bound= and rooted at subtree= when given. */
 export async function loadRevision(
-  args: Pick<MountArguments, "sources" | "example" | "bound" | "subtree" | "readOnly">,
+  args: Pick<MountArguments, "sources" | "example"> & ViewArguments,
   target: TreeTarget = "mount",
 ): Promise<LoadedRevision> {
-  const { catalog, sources } = await loadCatalog(args.sources, args.example);
+  return viewRevision(await loadCatalog(args.sources, args.example), args, target);
+}
+
+/** The tree of one view of a loaded catalog; several views (one per token) share one load. */
+export function viewRevision(
+  { catalog, sources }: LoadedCatalog,
+  args: ViewArguments,
+  target: TreeTarget = "mount",
+): LoadedRevision {
   const forage = args.bound === undefined ? catalog : createForage(catalog, { bound: args.bound });
   const { total: operationCount, catalogStamp } = forage.list({ namespace: args.subtree, limit: 1 });
   if (args.bound !== undefined && operationCount === 0) {
     throw new CliError(
-      "bound= selects no operation of this catalog: check its patterns (one per line: a.b.c, a.b.*, a.**)",
+      `${args.boundOrigin ?? "bound="} selects no operation of this catalog: check its patterns (a.b.c, a.b.*, a.**)`,
     );
   }
   // A bound view has its own stamp, so the mount never shows a change to an operation it hides.
@@ -40,6 +56,7 @@ export async function loadRevision(
     subtree: args.subtree,
     searchControl: target === "mount" && !args.readOnly,
     rankedSearchDirectory: target === "mount",
+    authRequired: args.authRequired ?? false,
     // A bound view shows bound operations only: what its sources left out is not for it to see.
     sources: args.bound === undefined ? sources : [],
   });

@@ -10,6 +10,7 @@ import {
   parseCommand,
   stringOption,
 } from "./command-line.js";
+import { mountTokenView, TOKENS_OPTION } from "./token-arguments.js";
 
 /** The FUSE options `-o` passes through to the mount (see MountOptions). */
 export interface FuseFlags {
@@ -27,6 +28,12 @@ export interface MountArguments {
   readonly target: string;
   readonly subtree: string | undefined;
   readonly bound: readonly string[] | undefined;
+  /** Where `bound` came from when a token chose it: the tokens file's line (docs/afi.md, "Tokens"). */
+  readonly boundOrigin?: string;
+  /** `--tokens` with `-o token=FILE`: the view is a token's, and the manifest says auth is required. */
+  readonly authRequired?: boolean;
+  /** `-o token=FILE`: the file holding this mount's (or MCP session's) bearer token. */
+  readonly tokenFile?: string;
   readonly watch: boolean;
   /** `-o ro`: a kernel read-only mount, without the /.afi/search control file. */
   readonly readOnly: boolean;
@@ -61,6 +68,7 @@ export const MOUNT_COMMAND: CommandSpec = {
   options: [
     { name: "option", short: "o", value: "OPTS", multiple: true, help: "mount options, comma-separated (below)" },
     ...CATALOG_OPTIONS,
+    TOKENS_OPTION,
     { name: "watch", help: "reload the sources when they change; a broken edit keeps the last good revision" },
     { name: "daemon", help: "return once mounted and keep serving in the background; prints pid and log file" },
     { name: "log-file", value: "FILE", help: "with --daemon: append the daemon's output to FILE" },
@@ -73,6 +81,7 @@ export const MOUNT_COMMAND: CommandSpec = {
         "ro                   read-only in the kernel: fastest warm reads, no /.afi/search (AFI profile 1)",
         "subtree=NAMESPACE    mount only this namespace (a.b or a/b) as the root",
         "bound=FILE           show only operations matching FILE's patterns (one a.b.c, a.b.* or a.** per line)",
+        "token=FILE           with --tokens: FILE holds a token; the mount shows that token's view (AFI's token=)",
         "allow_other          let other users read the mount (non-root: needs user_allow_other in /etc/fuse.conf)",
         "default_permissions  let the kernel check the mode bits (0555 directories, 0444 files)",
         "auto_unmount         unmount even if the daemon is killed (kill -9)",
@@ -103,6 +112,7 @@ export const MOUNT_COMMAND: CommandSpec = {
     "forage mount ttt=./tictactoe.yaml stock=./catalog.yaml ./mnt",
     "forage mount --watch -o subtree=apps.bazaar,bound=./bound.txt ./ops.js ./mnt",
     "forage mount --daemon -o ro,allow_other ./ops.js /srv/ops && forage unmount /srv/ops",
+    "forage mount --tokens ./tokens.txt -o token=./agent.token ./ops.js ./mnt   # the agent token's view",
   ],
 };
 
@@ -140,7 +150,8 @@ export function parseMountArguments(argv: readonly string[]): MountArguments | "
   if (logFile !== undefined && !daemon) throw new CliError("--log-file goes with --daemon; see forage mount --help", 2);
   const options = parseMountOptions(listOption(parsed, "option"), "mount");
   const fuse = { ...options.fuse, debug: options.fuse.debug || flagOption(parsed, "debug") };
-  return { ...catalogArguments(parsed), ...options, fuse, watch: flagOption(parsed, "watch"), daemon, logFile };
+  const view = { ...options, ...mountTokenView(stringOption(parsed, "tokens"), options) };
+  return { ...catalogArguments(parsed), ...view, fuse, watch: flagOption(parsed, "watch"), daemon, logFile };
 }
 
 /** Parses `forage export`'s arguments, or returns "help". */
@@ -188,9 +199,10 @@ const FUSE_FLAGS: Readonly<Record<string, keyof FuseFlags>> = {
 export function parseMountOptions(
   groups: readonly string[],
   command: "mount" | "export" | "serve",
-): Pick<MountArguments, "subtree" | "bound" | "readOnly" | "fuse"> {
+): Pick<MountArguments, "subtree" | "bound" | "readOnly" | "fuse" | "tokenFile"> {
   let subtree: string | undefined;
   let bound: string[] | undefined;
+  let tokenFile: string | undefined;
   let readOnly = false;
   const fuse: Record<keyof FuseFlags, boolean> = {
     allowOther: false,
@@ -205,19 +217,20 @@ export function parseMountOptions(
     if (key === "subtree" && value) subtree = value.replace(/^\/+|\/+$/g, "").replaceAll("/", ".");
     else if (key === "bound" && value) bound = readBoundFile(value);
     else if (key === "ro" && value === undefined) readOnly = true;
+    else if (key === "token" && value && command !== "export") tokenFile = value;
     else if (command !== "mount" && flag !== undefined)
       throw new CliError(`-o ${key} applies to mount, not ${command}`, 2);
     else if (flag !== undefined && value === undefined) fuse[flag] = true;
     else throw new CliError(`unknown or incomplete mount option ${JSON.stringify(option)}; ${expected(command)}`, 2);
   }
-  return { subtree, bound, readOnly, fuse };
+  return { subtree, bound, readOnly, fuse, tokenFile };
 }
 
 function expected(command: "mount" | "export" | "serve"): string {
-  if (command === "serve") return "serve takes subtree=<namespace>, bound=<file> and ro";
+  if (command === "serve") return "serve takes subtree=<namespace>, bound=<file>, token=<file> and ro";
   return command === "export"
     ? "export takes subtree=<namespace>, bound=<file> and ro (an export is always read-only)"
-    : `expected ro, subtree=<namespace>, bound=<file>, ${Object.keys(FUSE_FLAGS).join(", ")}`;
+    : `expected ro, subtree=<namespace>, bound=<file>, token=<file>, ${Object.keys(FUSE_FLAGS).join(", ")}`;
 }
 
 /** A bound file: one operation path pattern per line; blank lines and `#` comments are skipped. */

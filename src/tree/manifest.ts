@@ -29,6 +29,8 @@ export interface ManifestFacts {
   readonly sources: readonly ManifestSource[];
   /** False when there is no ranked /.search/<query>/ directory (an export); default true. */
   readonly rankedSearch?: boolean;
+  /** True when a bearer token chose this view (`--tokens`): the manifest then says auth is required. */
+  readonly authRequired?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export function buildManifest(facts: ManifestFacts): Record<string, unknown> {
         }
       : { modes: [], max_results: 0, ...(facts.rankedSearch === false ? {} : { "x-ordering": ranked }) },
     path: { case_sensitive: true, max_length: facts.maxPathLength },
-    auth: { required: false, methods: [] },
+    auth: facts.authRequired === true ? { required: true, methods: ["bearer"] } : { required: false, methods: [] },
     "x-list-ordering":
       "metadata entries first, then catalog list order: namespace, then operation path, by UTF-16 code units",
     "x-forage-revision": facts.revision,

@@ -20,6 +20,8 @@ export interface MountFileOptions {
   readonly searchControl?: boolean;
   /** Serve the ranked `/.search/<query>/` directory (default true); false for an export, which cannot answer queries. */
   readonly rankedSearchDirectory?: boolean;
+  /** The view was chosen by a bearer token (`--tokens`): the manifest declares auth required (default false). */
+  readonly authRequired?: boolean;
 }
 
 /**
@@ -47,6 +49,7 @@ export function addMetadataFiles(
   };
   const manifest = buildManifest({
     ...facts,
+    authRequired: options.authRequired ?? false,
     providerVersion: options.providerVersion,
     maxSearchResults: MAX_CONTENT_SEARCH_LIMIT,
     maxPathLength: MAX_TREE_PATH_LENGTH,
