@@ -14,11 +14,16 @@ export const SERVE_COMMAND: CommandSpec = {
   synopsis: [
     "forage serve --mcp [-o subtree=NS,bound=FILE,ro] [NAME=]<source>...",
     "forage serve --http [HOST:]PORT [--cors ORIGIN] [--rate N/s] [-o ...] [NAME=]<source>...",
-    "forage serve (--mcp | --http [HOST:]PORT) --example",
+    "forage serve --mcp --http [HOST:]PORT [-o ...] [NAME=]<source>...",
+    "forage serve (--mcp | --http [HOST:]PORT | --mcp --http [HOST:]PORT) --example",
   ],
   options: [
     { name: "mcp", help: "speak MCP on stdin/stdout: tools afi.* and forage.*, resource afi://manifest.json" },
-    { name: "http", value: "[HOST:]PORT", help: "serve AFI's HTTP/JSON binding; HOST defaults to 127.0.0.1" },
+    {
+      name: "http",
+      value: "[HOST:]PORT",
+      help: "serve AFI's HTTP/JSON binding (with --mcp: MCP over Streamable HTTP); HOST defaults to 127.0.0.1",
+    },
     { name: "cors", value: "ORIGIN", help: "with --http: allow browser requests from ORIGIN (or *)" },
     { name: "rate", value: "N/s", help: "with --http: at most N requests a second per client address, else 429" },
     {
@@ -38,6 +43,8 @@ export const SERVE_COMMAND: CommandSpec = {
         "The same tree as forage mount, through AFI's stat, list, read and search (docs/afi.md).",
         "With -o ro the manifest declares profile 1 and search is refused as unsupported.",
         "--mcp writes only MCP messages on stdout; forage's own lines go to stderr. It ends when stdin closes.",
+        "--mcp --http serves the same MCP server over Streamable HTTP at http://HOST:PORT/mcp instead of stdio;",
+        "on a loopback HOST it answers only requests whose Host is localhost, 127.0.0.1 or [::1].",
         "--http ends on Ctrl-C or SIGTERM. Bind a non-loopback HOST only on a network you trust: there is no auth.",
       ],
     },
@@ -46,6 +53,7 @@ export const SERVE_COMMAND: CommandSpec = {
     "forage serve --mcp --example                     # as an MCP server command for an agent",
     "forage serve --http 8080 ttt=./tictactoe.yaml && curl 'http://127.0.0.1:8080/afi/list?path=/'",
     "forage serve --http 0.0.0.0:8080 --cors '*' --rate 20/s -o bound=./bound.txt ./ops.js",
+    "forage serve --mcp --http 3000 --example          # MCP over Streamable HTTP at http://127.0.0.1:3000/mcp",
   ],
 };
 
@@ -58,12 +66,12 @@ export async function runServe(argv: readonly string[], io: CommandIo): Promise<
   }
   const mcp = flagOption(parsed, "mcp");
   const http = stringOption(parsed, "http");
-  if (mcp === (http !== undefined))
-    throw new CliError("give exactly one of --mcp and --http; see forage serve --help", 2);
+  if (!mcp && http === undefined)
+    throw new CliError("give --mcp, --http [HOST:]PORT or both (MCP over HTTP); see forage serve --help", 2);
   const cors = stringOption(parsed, "cors");
   const rate = stringOption(parsed, "rate");
   if (mcp && (cors !== undefined || rate !== undefined))
-    throw new CliError("--cors and --rate go with --http; see forage serve --help", 2);
+    throw new CliError("--cors and --rate go with --http alone (AFI's HTTP binding); see forage serve --help", 2);
   const listen = http === undefined ? undefined : httpListen(http, cors, rate);
   const { subtree, bound, readOnly } = parseMountOptions(listOption(parsed, "option"), "serve");
   const revision = await loadRevision({ ...catalogSources(parsed, parsed.positionals), subtree, bound, readOnly });
@@ -71,15 +79,19 @@ export async function runServe(argv: readonly string[], io: CommandIo): Promise<
   const { createAfiCore } = await import("../afi/afi-core.js");
   const afi = createAfiCore(revision.tree, { servedSince: new Date() });
   const what = `${count(revision.operationCount, "operation")} (revision ${revision.catalog.revision}, ${revision.tree.stamp})`;
+  const mcpOptions = { afi, forage: revision.forage, subtree, version: packageVersion() };
   if (listen === undefined) {
     const { serveMcpOverStdio } = await import("../afi/mcp-stdio.js");
     io.stderr(`forage: serving ${what} over MCP on stdio\n`);
-    await serveMcpOverStdio({ afi, forage: revision.forage, subtree, version: packageVersion() });
+    await serveMcpOverStdio(mcpOptions);
     return 0;
   }
-  const { listenHttp } = await import("../afi/http-server.js");
-  const server = await listenHttp(afi, listen);
-  io.stdout(`forage: serving ${what} over HTTP at ${server.url}\nstop:  Ctrl-C here\n`);
+  const server = mcp
+    ? await (await import("../afi/mcp-http.js")).listenMcpHttp(mcpOptions, listen)
+    : await (await import("../afi/http-server.js")).listenHttp(afi, listen);
+  io.stdout(
+    `forage: serving ${what} over ${mcp ? "MCP (Streamable HTTP)" : "HTTP"} at ${server.url}\nstop:  Ctrl-C here\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
