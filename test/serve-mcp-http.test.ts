@@ -139,6 +139,19 @@ describe("the MCP server over Streamable HTTP", () => {
     expect(await initializeWithHost(host, path)).toBe(status);
   });
 
+  test("a terminated session is gone: its id then answers 404", async () => {
+    const transport = new StreamableHTTPClientTransport(url);
+    const client = new Client({ name: "forage-test", version: "0" });
+    await client.connect(transport);
+    const id = transport.sessionId as string;
+    await transport.terminateSession();
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const gone = await fetch(url, { method: "POST", headers: { ...headers, "mcp-session-id": id }, body });
+    expect(gone.status).toBe(404);
+    await client.close();
+  });
+
   test("a request naming an unknown session is 404; one with no session that is not initialize is 400", async () => {
     const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     const body = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
