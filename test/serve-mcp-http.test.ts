@@ -48,14 +48,16 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
+const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+});
+
 /** A raw POST of an initialize request with the given Host header (fetch may not set Host). */
 function initializeWithHost(host: string, path = url.pathname): Promise<number> {
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-  });
   return new Promise((resolve, reject) => {
     const sent = request(
       {
@@ -63,7 +65,7 @@ function initializeWithHost(host: string, path = url.pathname): Promise<number> 
         port: url.port,
         path,
         method: "POST",
-        headers: { Host: host, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        headers: { ...JSON_HEADERS, Host: host },
       },
       (response) => {
         response.resume();
@@ -71,7 +73,7 @@ function initializeWithHost(host: string, path = url.pathname): Promise<number> 
       },
     );
     sent.on("error", reject);
-    sent.end(body);
+    sent.end(INITIALIZE);
   });
 }
 
@@ -146,18 +148,37 @@ describe("the MCP server over Streamable HTTP", () => {
     const id = transport.sessionId as string;
     await transport.terminateSession();
     const body = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" });
-    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-    const gone = await fetch(url, { method: "POST", headers: { ...headers, "mcp-session-id": id }, body });
+    const gone = await fetch(url, { method: "POST", headers: { ...JSON_HEADERS, "mcp-session-id": id }, body });
     expect(gone.status).toBe(404);
     await client.close();
   });
 
+  test("at most 64 sessions are open: a 65th closes the oldest, whose id then answers 404", async () => {
+    const opened: string[] = [];
+    for (let i = 0; i < 65; i++) {
+      const answer = await fetch(url, { method: "POST", headers: JSON_HEADERS, body: INITIALIZE });
+      await answer.text();
+      opened.push(answer.headers.get("mcp-session-id") as string);
+    }
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    const ask = (id: string) =>
+      fetch(url, { method: "POST", headers: { ...JSON_HEADERS, "mcp-session-id": id }, body: list });
+    const [oldest, newest] = await Promise.all([ask(opened[0] as string), ask(opened[64] as string)]);
+    await Promise.all([oldest.text(), newest.text()]);
+    expect([oldest.status, newest.status]).toEqual([404, 200]);
+  });
+
+  test("a body over 1 MiB is 413, before anything is parsed", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { pad: "x".repeat(1 << 20) } });
+    const answer = await fetch(url, { method: "POST", headers: JSON_HEADERS, body });
+    expect(answer.status).toBe(413);
+  });
+
   test("a request naming an unknown session is 404; one with no session that is not initialize is 400", async () => {
-    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     const body = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-    const unknown = await fetch(url, { method: "POST", headers: { ...headers, "mcp-session-id": "nope" }, body });
+    const unknown = await fetch(url, { method: "POST", headers: { ...JSON_HEADERS, "mcp-session-id": "nope" }, body });
     expect(unknown.status).toBe(404);
-    const bare = await fetch(url, { method: "POST", headers, body });
+    const bare = await fetch(url, { method: "POST", headers: JSON_HEADERS, body });
     expect(bare.status).toBe(400);
     expect(await bare.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
   });
