@@ -10,7 +10,7 @@ import { packageVersion } from "./package-version.js";
 /** `forage serve`: the catalog's tree over AFI's MCP or HTTP transport. */
 export const SERVE_COMMAND: CommandSpec = {
   name: "serve",
-  summary: "serve the catalog's tree over AFI's MCP (stdio) or HTTP transport, without FUSE",
+  summary: "serve the catalog's tree over AFI's MCP (stdio or Streamable HTTP) or HTTP transport, without FUSE",
   synopsis: [
     "forage serve --mcp [-o subtree=NS,bound=FILE,ro] [NAME=]<source>...",
     "forage serve --http [HOST:]PORT [--cors ORIGIN] [--rate N/s] [-o ...] [NAME=]<source>...",
