@@ -212,7 +212,9 @@ describe("arguments", () => {
     [["--http", "nope", "--example"], "--http takes [HOST:]PORT"],
     [["--http", "8080", "--rate", "fast", "--example"], "--rate takes N/s"],
     [["--mcp", "--cors", "*", "--example"], "--cors and --rate go with --http"],
-    [["--example"], "exactly one of --mcp and --http"],
+    [["--mcp", "--http", "8080", "--rate", "5/s", "--example"], "--cors and --rate go with --http alone"],
+    [["--example"], "give --mcp, --http [HOST:]PORT or both"],
+    [["--mcp", "--http", "8080", "--tokens", "./tokens.txt", "--example"], "not yet with MCP over HTTP"],
     [["--http", "8080", "-o", "allow_other", "--example"], "applies to mount, not serve"],
   ])("forage serve %j is a usage error", async (args, message) => {
     const failed = await run(process.execPath, [MAIN, "serve", ...args]).catch((error: unknown) => error);

@@ -15,15 +15,20 @@ import { checkTokenOptions, grantOf, TOKENS_OPTION, tokenGrants } from "./token-
 /** `forage serve`: the catalog's tree over AFI's MCP or HTTP transport. */
 export const SERVE_COMMAND: CommandSpec = {
   name: "serve",
-  summary: "serve the catalog's tree over AFI's MCP (stdio) or HTTP transport, without FUSE",
+  summary: "serve the catalog's tree over AFI's MCP (stdio or Streamable HTTP) or HTTP transport, without FUSE",
   synopsis: [
     "forage serve --mcp [--tokens FILE -o token=FILE] [-o subtree=NS,bound=FILE,ro] [NAME=]<source>...",
     "forage serve --http [HOST:]PORT [--tokens FILE] [--cors ORIGIN] [--rate N/s] [-o ...] [NAME=]<source>...",
-    "forage serve (--mcp | --http [HOST:]PORT) --example",
+    "forage serve --mcp --http [HOST:]PORT [-o subtree=NS,bound=FILE,ro] [NAME=]<source>...",
+    "forage serve (--mcp | --http [HOST:]PORT | --mcp --http [HOST:]PORT) --example",
   ],
   options: [
     { name: "mcp", help: "speak MCP on stdin/stdout: tools afi.* and forage.*, resource afi://manifest.json" },
-    { name: "http", value: "[HOST:]PORT", help: "serve AFI's HTTP/JSON binding; HOST defaults to 127.0.0.1" },
+    {
+      name: "http",
+      value: "[HOST:]PORT",
+      help: "serve AFI's HTTP/JSON binding (with --mcp: MCP over Streamable HTTP); HOST defaults to 127.0.0.1",
+    },
     { name: "cors", value: "ORIGIN", help: "with --http: allow browser requests from ORIGIN (or *)" },
     { name: "rate", value: "N/s", help: "with --http: at most N requests a second per client address, else 429" },
     {
@@ -44,6 +49,8 @@ export const SERVE_COMMAND: CommandSpec = {
         "The same tree as forage mount, through AFI's stat, list, read and search (docs/afi.md).",
         "With -o ro the manifest declares profile 1 and search is refused as unsupported.",
         "--mcp writes only MCP messages on stdout; forage's own lines go to stderr. It ends when stdin closes.",
+        "--mcp --http serves the same MCP server over Streamable HTTP at http://HOST:PORT/mcp instead of stdio;",
+        "on a loopback HOST it answers only requests whose Host is localhost, 127.0.0.1 or [::1].",
         "--http ends on Ctrl-C or SIGTERM. Without --tokens there is no auth: bind a non-loopback HOST only on a",
         "network you trust (and with --tokens put TLS in front of it, since bearer tokens travel in the clear).",
       ],
@@ -55,7 +62,7 @@ export const SERVE_COMMAND: CommandSpec = {
         "its view; FILE must be readable by its owner only (chmod 600). Paths outside a token's view are not_found.",
         "--http: each request's Authorization: Bearer <token> selects its view; the manifest needs no token.",
         "--mcp: -o token=FILE names a file holding the session's token. Without it, or with an unknown token,",
-        "every tool but afi.manifest answers unauthorized.",
+        "every tool but afi.manifest answers unauthorized. --mcp --http does not take --tokens yet.",
       ],
     },
   ],
@@ -65,6 +72,7 @@ export const SERVE_COMMAND: CommandSpec = {
     "forage serve --http 0.0.0.0:8080 --cors '*' --rate 20/s -o bound=./bound.txt ./ops.js",
     'forage serve --http 8080 --tokens ./tokens.txt --example && curl -H "Authorization: Bearer $TOKEN" ...',
     "forage serve --mcp --tokens ./tokens.txt -o token=./agent.token --example",
+    "forage serve --mcp --http 3000 --example          # MCP over Streamable HTTP at http://127.0.0.1:3000/mcp",
   ],
 };
 
@@ -77,16 +85,19 @@ export async function runServe(argv: readonly string[], io: CommandIo): Promise<
   }
   const mcp = flagOption(parsed, "mcp");
   const http = stringOption(parsed, "http");
-  if (mcp === (http !== undefined))
-    throw new CliError("give exactly one of --mcp and --http; see forage serve --help", 2);
+  if (!mcp && http === undefined)
+    throw new CliError("give --mcp, --http [HOST:]PORT or both (MCP over HTTP); see forage serve --help", 2);
   const cors = stringOption(parsed, "cors");
   const rate = stringOption(parsed, "rate");
   if (mcp && (cors !== undefined || rate !== undefined))
-    throw new CliError("--cors and --rate go with --http; see forage serve --help", 2);
+    throw new CliError("--cors and --rate go with --http alone (AFI's HTTP binding); see forage serve --help", 2);
   const listen = http === undefined ? undefined : httpListen(http, cors, rate);
   const tokensFile = stringOption(parsed, "tokens");
   const { subtree, bound, readOnly, tokenFile } = parseMountOptions(listOption(parsed, "option"), "serve");
   checkTokenOptions(tokensFile, { bound, tokenFile }, "serve");
+  // A bearer per request would suit MCP over HTTP better than one token for the process; until then, refuse.
+  if (mcp && listen !== undefined && tokensFile !== undefined)
+    throw new CliError("--tokens goes with --mcp on stdio or with --http alone, not yet with MCP over HTTP", 2);
   if (tokenFile !== undefined && !mcp)
     throw new CliError("-o token= goes with --mcp: over HTTP each request's Authorization header names its token", 2);
   const grants = tokensFile === undefined ? undefined : tokenGrants(tokensFile);
@@ -109,6 +120,7 @@ export async function runServe(argv: readonly string[], io: CommandIo): Promise<
     core: (revision) => createAfiCore(revision.tree, { servedSince }),
     subtree,
   };
+  if (mcp && listen !== undefined) return serveMcpHttp(served, listen, io);
   if (listen !== undefined) return serveHttp(served, grants, listen, io);
   if (grants === undefined || grant !== undefined) return serveMcp(served, served.view(grant), grant, io);
   const reason =
@@ -139,6 +151,23 @@ async function serveMcp(
   return 0;
 }
 
+/** `--mcp --http`: the MCP server over Streamable HTTP, one view for every session. */
+async function serveMcpHttp(served: Served, listen: AfiHttpOptions, io: CommandIo): Promise<number> {
+  const { listenMcpHttp } = await import("../afi/mcp-http.js");
+  const revision = served.view();
+  const options = {
+    afi: served.core(revision),
+    forage: revision.forage,
+    subtree: served.subtree,
+    version: packageVersion(),
+  };
+  const server = await listenMcpHttp(options, listen);
+  io.stdout(
+    `forage: serving ${describeRevision(revision)} over MCP (Streamable HTTP) at ${server.url}\nstop:  Ctrl-C here\n`,
+  );
+  return untilSignal(server, io);
+}
+
 /** `--mcp --tokens` without a granted token: the public manifest, and unauthorized for every other tool. */
 async function serveLockedMcp(served: Served, grants: readonly TokenGrant[], reason: LockReason): Promise<number> {
   const { serveMcpOverStdio } = await import("../afi/mcp-stdio.js");
@@ -166,6 +195,11 @@ async function serveHttp(
     revision === undefined ? `${count(grants?.length ?? 0, "token")}' views` : describeRevision(revision);
   const server = await listenHttp(afi, listen);
   io.stdout(`forage: serving ${description} over HTTP at ${server.url}\nstop:  Ctrl-C here\n`);
+  return untilSignal(server, io);
+}
+
+/** Serves until Ctrl-C or SIGTERM, then closes the server. */
+async function untilSignal(server: { close(): Promise<void> }, io: CommandIo): Promise<number> {
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
