@@ -56,9 +56,6 @@ export function entrySchema(withContentType: boolean) {
     });
 }
 
-/** An Entry as checked. */
-export type Entry = z.infer<ReturnType<typeof entrySchema>>;
-
 function entryProblem(entry: {
   type: string;
   size: number;

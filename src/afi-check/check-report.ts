@@ -34,7 +34,7 @@ function profileName(profile: number | undefined): string {
 }
 
 /** The verdict in one sentence. */
-export function verdictLine(result: CheckResult): string {
+function verdictLine(result: CheckResult): string {
   if (result.testedProfile === undefined) return "The provider declares no profile: it does NOT conform.";
   return result.conforms
     ? `The provider conforms to profile ${result.testedProfile}.`
@@ -62,6 +62,7 @@ export function textReport(result: CheckResult, kitVersion: string): string {
     const ran = counts.passed + counts.failed + counts.warned;
     const verdict = counts.failed > 0 ? "FAIL" : ran === 0 ? "SKIP" : "PASS";
     const extra = [
+      counts.failed > 0 ? `${counts.failed} failed` : "",
       counts.warned > 0 ? `${counts.warned} warned` : "",
       counts.skipped > 0 ? `${counts.skipped} skipped` : "",
     ].filter((part) => part !== "");

@@ -98,7 +98,7 @@ async function fetched(
 }
 
 /** fetch hides the system error (ECONNREFUSED, ENOTFOUND) in `cause`. */
-export function describeFetchFailure(error: unknown): string {
+function describeFetchFailure(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code !== undefined) return cause.code;
   return error instanceof Error ? (cause?.message ?? error.message) : String(error);

@@ -1,5 +1,5 @@
 /** The conformance kit's face for `forage afi-check` (docs/afi.md, "Conformance kit"). */
-export { type AfiClient, TargetError } from "./afi-client.js";
+export { TargetError } from "./afi-client.js";
 export { jsonReport, textReport } from "./check-report.js";
 export { openTarget } from "./open-target.js";
-export { type CheckResult, runCheck } from "./run-check.js";
+export { runCheck } from "./run-check.js";

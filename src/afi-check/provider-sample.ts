@@ -44,7 +44,7 @@ const SEARCH_CANDIDATES = 6;
 const MAX_SEARCH_FILE = 256 * 1024;
 
 /** True for paths under `/.afi/`, AFI's metadata, which are not content to sample. */
-export function isMetadata(path: string): boolean {
+function isMetadata(path: string): boolean {
   return path === "/.afi" || path.startsWith("/.afi/");
 }
 

@@ -5,6 +5,8 @@ import { type SearchSample, splitLines } from "./provider-sample.js";
 import { type CheckContext, expectCode, fail, okValue, type Scenario, type Verdict } from "./scenario.js";
 import { missingPath } from "./stat-list-scenarios.js";
 
+/** The page the sample is looked for in: a full page may stop before it. */
+const PAGE = 100;
 /** Most matches of one answer checked against the files they name. */
 const MAX_VERIFIED = 20;
 const NO_SAMPLE: Verdict = { skip: "the walk found no small UTF-8 file with a word to search for" };
@@ -56,7 +58,8 @@ async function verifyMatches(
 function findsSample(found: { matches: readonly Match[]; next_cursor?: string }, sample: SearchSample): boolean {
   if (found.matches.some((match) => match.path === sample.path && match.line === sample.line)) return true;
   const last = found.matches.at(-1);
-  return found.next_cursor !== undefined && last !== undefined && last.path <= sample.path;
+  const full = found.next_cursor !== undefined || found.matches.length >= PAGE;
+  return full && last !== undefined && last.path <= sample.path;
 }
 
 function escapeRegex(text: string): string {
@@ -84,7 +87,7 @@ export const SEARCH_SCENARIOS: readonly Scenario[] = [
     run: async (context) => {
       const sample = context.sample.search;
       if (sample === undefined) return NO_SAMPLE;
-      const reply = await context.client.search(sample.word);
+      const reply = await context.client.search(sample.word, { limit: PAGE });
       const found = matchesOf(reply, `the matches of ${JSON.stringify(sample.word)}`);
       if (!findsSample(found, sample)) fail(`no match at ${sample.path}:${sample.line}, which holds the word`, reply);
       await verifyMatches(context, reply, found.matches, (line) => line.includes(sample.word));
@@ -101,7 +104,7 @@ export const SEARCH_SCENARIOS: readonly Scenario[] = [
       if (sample === undefined) return NO_SAMPLE;
       const scope = posix.dirname(sample.path);
       if (scope === "/") return { skip: "the sampled file is at the root: no subtree to scope to" };
-      const reply = await context.client.search(sample.word, { path: scope });
+      const reply = await context.client.search(sample.word, { path: scope, limit: PAGE });
       const found = matchesOf(reply, `the matches under ${scope}`);
       const outside = found.matches.find((match) => !match.path.startsWith(`${scope}/`));
       if (outside !== undefined) fail(`${outside.path} is outside ${scope}`, reply);
@@ -207,7 +210,7 @@ export const SEARCH_SCENARIOS: readonly Scenario[] = [
       if (!context.manifest.search.modes.includes("regex")) return { skip: "not declared: search.modes has no regex" };
       const sample = context.sample.search;
       if (sample === undefined) return NO_SAMPLE;
-      const scope = { path: posix.dirname(sample.path) };
+      const scope = { path: posix.dirname(sample.path), limit: PAGE };
       for (const query of [
         { regex: escapeRegex(sample.word) },
         { regex: escapeRegex(sample.word.toUpperCase()), flags: "i" },
@@ -246,7 +249,7 @@ export const SEARCH_SCENARIOS: readonly Scenario[] = [
     run: async (context) => {
       const sample = context.sample.search;
       if (sample === undefined) return NO_SAMPLE;
-      const reply = await context.client.search(sample.word, { path: posix.dirname(sample.path) });
+      const reply = await context.client.search(sample.word, { path: posix.dirname(sample.path), limit: PAGE });
       const match = matchesOf(reply, "matches").matches.find(
         (candidate) => candidate.path === sample.path && candidate.line === sample.line,
       );
