@@ -309,6 +309,9 @@ describe("broken providers fail, naming the scenario", () => {
     const missing = await afiCheck(["/nonexistent/afi-check-mountpoint"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("/nonexistent/afi-check-mountpoint: no such directory");
+    const scheme = await afiCheck(["ftp://127.0.0.1/"]);
+    expect(scheme.code).toBe(2);
+    expect(scheme.stderr).toBe("forage: afi-check: ftp://127.0.0.1/ is not an http: or https: URL\n");
     const mcp = await afiCheck(["mcp:/nonexistent/afi-server"]);
     expect(mcp.code).toBe(2);
     expect(mcp.stderr).toMatch(/^forage: afi-check: mcp:\/nonexistent\/afi-server: the server did not start/);

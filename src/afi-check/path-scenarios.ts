@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type { Transport } from "./afi-client.js";
 import type { ProviderSample } from "./provider-sample.js";
-import { type CheckContext, expectCode, fail, okValue, type Scenario, type Verdict } from "./scenario.js";
+import { type CheckContext, expectCode, fail, flipCase, okValue, type Scenario, type Verdict } from "./scenario.js";
 
 /** Over FUSE the kernel resolves a path before the provider sees it, so these laws are the kernel's. */
 const RAW_PATHS: { transports: readonly Transport[]; because: string } = {
@@ -33,9 +33,7 @@ function caseProbe(sample: ProviderSample): { path: string; flipped: string; typ
   for (const directory of sample.directories)
     for (const child of directory.children) {
       const name = posix.basename(child.path);
-      const flippedName = [...name]
-        .map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()))
-        .join("");
+      const flippedName = flipCase(name);
       if (flippedName === name || name.startsWith(".")) continue;
       const flipped = posix.join(directory.path, flippedName);
       if (

@@ -81,6 +81,11 @@ export function errorCode(reply: Reply): unknown {
   return reply.kind === "error" ? (reply.error as { code?: unknown } | null)?.code : undefined;
 }
 
+/** Every letter in the other case: the probe of case sensitivity. */
+export function flipCase(text: string): string {
+  return [...text].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join("");
+}
+
 /** A reply in a few words: "a result", "not_found", "no answer within 10000 ms". */
 export function replySummary(reply: Reply): string {
   if (reply.kind === "ok") return `a result (${evidenceJson(reply.value)})`;

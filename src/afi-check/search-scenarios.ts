@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type { Reply, Transport } from "./afi-client.js";
 import { type Match, schemaProblem, searchSchema } from "./afi-schemas.js";
 import { type SearchSample, splitLines } from "./provider-sample.js";
-import { type CheckContext, expectCode, fail, okValue, type Scenario, type Verdict } from "./scenario.js";
+import { type CheckContext, expectCode, fail, flipCase, okValue, type Scenario, type Verdict } from "./scenario.js";
 import { missingPath } from "./stat-list-scenarios.js";
 
 /** The page the sample is looked for in: a full page may stop before it. */
@@ -264,6 +264,20 @@ export const SEARCH_SCENARIOS: readonly Scenario[] = [
         ([line, actual]) => actual === undefined || line.split("…").some((piece) => !actual.includes(piece)),
       );
       if (wrong !== undefined) fail(`context line ${JSON.stringify(wrong[0])} is not the file's`, reply);
+      return "pass";
+    },
+  },
+  {
+    id: "search-11",
+    group: "search",
+    title: "exact search is case-sensitive",
+    level: 2,
+    run: async (context) => {
+      const sample = context.sample.search;
+      if (sample === undefined) return NO_SAMPLE;
+      const flipped = flipCase(sample.word);
+      const reply = await context.client.search(flipped, { path: posix.dirname(sample.path), limit: PAGE });
+      await verifyMatches(context, reply, matchesOf(reply, "matches").matches, (line) => line.includes(flipped));
       return "pass";
     },
   },
