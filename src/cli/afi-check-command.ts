@@ -35,19 +35,16 @@ export const AFI_CHECK_COMMAND: CommandSpec = {
         "A scenario the transport cannot express (a cursor over FUSE) is skipped, saying why.",
       ],
     },
-    {
-      title: "exit codes",
-      lines: [
-        "0  the provider conforms to the tested profile (the declared one, capped by --profile)",
-        "1  it does not: the failed scenarios are listed with their evidence",
-        "2  usage error, or the target cannot be reached (one line on stderr naming it)",
-      ],
-    },
   ],
   examples: [
     "forage afi-check ./mnt                                   # a FUSE mount",
     "forage afi-check http://127.0.0.1:8080/ --profile 1",
     "forage afi-check 'mcp:forage serve --mcp --example' --json",
+  ],
+  exitCodes: [
+    "0  the provider conforms to the tested profile (the declared one, capped by --profile)",
+    "1  it does not: the failed scenarios are listed with their evidence",
+    "2  usage error, or the target cannot be reached (one line on stderr naming it)",
   ],
 };
 
@@ -55,7 +52,7 @@ export const AFI_CHECK_COMMAND: CommandSpec = {
 export async function runAfiCheck(argv: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseCommand(AFI_CHECK_COMMAND, argv);
   if (parsed === "help") {
-    io.stdout(commandHelp(AFI_CHECK_COMMAND, { exitCodes: false }));
+    io.stdout(commandHelp(AFI_CHECK_COMMAND));
     return 0;
   }
   const [target, extra] = parsed.positionals;
