@@ -91,5 +91,6 @@ export function replySummary(reply: Reply): string {
   if (reply.kind === "ok") return `a result (${evidenceJson(reply.value)})`;
   if (reply.kind === "broken") return reply.reason;
   const code = errorCode(reply);
-  return typeof code === "string" ? code : `an error without a code (${evidenceJson(reply.error)})`;
+  // The error itself is in the evidence beside this summary.
+  return typeof code === "string" ? code : "an error without a code";
 }
