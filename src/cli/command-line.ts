@@ -21,6 +21,8 @@ export interface CommandSpec {
   /** Further sections of the help, each a title and its lines. */
   readonly sections?: readonly { readonly title: string; readonly lines: readonly string[] }[];
   readonly examples: readonly string[];
+  /** The command's own exit codes, when they differ from EXIT_CODES. */
+  readonly exitCodes?: readonly string[];
 }
 
 /** What a command line held: its options by long name, and its positionals. */
@@ -111,7 +113,7 @@ export function commandHelp(spec: CommandSpec, { exitCodes = true } = {}): strin
   ];
   for (const section of spec.sections ?? []) lines.push("", `${section.title}:`, ...section.lines.map(indent));
   lines.push("", "examples:", ...spec.examples.map(indent));
-  if (exitCodes) lines.push("", "exit codes:", ...EXIT_CODES.map(indent));
+  if (exitCodes) lines.push("", "exit codes:", ...(spec.exitCodes ?? EXIT_CODES).map(indent));
   return `${lines.join("\n")}\n`;
 }
 

@@ -1,3 +1,4 @@
+import { AFI_CHECK_COMMAND } from "./afi-check-command.js";
 import { type CommandSpec, commandHelp, EXIT_CODES } from "./command-line.js";
 import { EXPORT_COMMAND, MOUNT_COMMAND } from "./mount-arguments.js";
 import { OPENAPI_PREVIEW_COMMAND } from "./openapi-preview.js";
@@ -11,6 +12,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   serve: SERVE_COMMAND,
   export: EXPORT_COMMAND,
   openapi: OPENAPI_PREVIEW_COMMAND,
+  "afi-check": AFI_CHECK_COMMAND,
 };
 
 /** `forage --help`: every command's complete help, then the exit codes once. */

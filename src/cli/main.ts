@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { runAfiCheck } from "./afi-check-command.js";
 import { CliError } from "./cli-error.js";
 import { type CommandIo, processIo } from "./command-io.js";
 import { commandHelp } from "./command-line.js";
@@ -22,6 +23,8 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
         return await (await import("./serve-command.js")).runServe(rest, io);
       case "export":
         return await runExport(rest, io);
+      case "afi-check":
+        return await runAfiCheck(rest, io);
       case "openapi":
         return await runOpenApi(rest, io);
       case "--version":
