@@ -194,6 +194,30 @@ describe("Forage passes at profile 2 over HTTP and MCP", () => {
     }
   }, 30_000);
 
+  test("with --tokens over HTTP: no token is unauthorized (access-01), and a token's view cloaks the rest", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "forage-afi-check-"));
+    let tokened: { url: string; child: ChildProcess } | undefined;
+    try {
+      const tokens = join(directory, "tokens.txt");
+      writeFileSync(tokens, "agent-7f3c9a1e5b2d4c6f8a0b mail.**\n", { mode: 0o600 });
+      tokened = await serveHttp(["--tokens", tokens, "--example"]);
+      const run = await afiCheck([
+        tokened.url,
+        "--token",
+        "agent-7f3c9a1e5b2d4c6f8a0b",
+        "--hidden",
+        "/weather",
+        "--json",
+      ]);
+      expect(ids(run, "failed")).toEqual([]);
+      expect(ids(run, "passed")).toEqual(expect.arrayContaining(["access-01", "access-02", "access-03", "access-04"]));
+      expect(run.code).toBe(0);
+    } finally {
+      await stopChild(tokened?.child);
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   test("--profile 1 tests profile 1: search is skipped as not declared", async () => {
     const run = await afiCheck([http?.url ?? "", "--profile", "1", "--json"]);
     expect(run.code).toBe(0);
