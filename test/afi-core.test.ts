@@ -1,8 +1,10 @@
 // docs/afi.md, "The AFI core": stat, list, read and search over a real catalog tree, the AFI errors and cloaking.
 import { describe, expect, test } from "vitest";
+import { z } from "zod";
 import { createAfiCore } from "../src/afi/afi-core.js";
 import { AfiError, type AfiErrorPayload } from "../src/afi/afi-error.js";
 import type { AfiCore } from "../src/afi/types.js";
+import { createCatalog } from "../src/catalog/create-catalog.js";
 import { createForage } from "../src/catalog/create-forage.js";
 import { createExampleCatalog } from "../src/example/example-catalog.js";
 import { createCatalogTree } from "../src/tree/catalog-tree.js";
@@ -188,6 +190,40 @@ describe("search", () => {
     const { matches } = await afi.search("path", { path: "/computers/local/files", limit: 1_000 });
     expect(matches.length).toBeGreaterThan(0);
     for (const match of matches) expect(match.path.startsWith("/computers/local/files/")).toBe(true);
+  });
+
+  test("opts.path may name a file: the search reads that file alone", async () => {
+    const { matches } = await afi.search("export", { path: "/mail/messages/send.d.ts", limit: 1_000 });
+    expect(matches.length).toBeGreaterThan(0);
+    for (const match of matches) expect(match.path).toBe("/mail/messages/send.d.ts");
+  });
+
+  test("a scope's files are exactly those under it, though a sibling file sorts between it and them", async () => {
+    // "/shop/cart.d.ts" sorts after "/shop/cart" and before "/shop/cart/…" ("." < "/").
+    const shop = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "shop.cart", input: z.object({ id: z.string() }), description: "The cart." },
+        { path: "shop.cart.add", input: z.object({ id: z.string() }), description: "Add to the cart." },
+      ],
+    });
+    const tree = createCatalogTree(shop, { revision: "r", stamp: shop.stamp, providerVersion: "0" });
+    const scoped = createAfiCore(tree, { servedSince: SERVED });
+    const under = await scoped.search("cart", { path: "/shop/cart", limit: 1_000 });
+    expect(under.matches.length).toBeGreaterThan(0);
+    for (const match of under.matches) expect(match.path.startsWith("/shop/cart/")).toBe(true);
+    const paged = [];
+    let cursor: string | undefined;
+    do {
+      const page = await scoped.search("cart", {
+        path: "/shop/cart",
+        limit: 1,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      paged.push(...page.matches);
+      cursor = page.next_cursor;
+    } while (cursor !== undefined);
+    expect(paged).toEqual(under.matches);
   });
 
   test("pages by cursor: the pages join to the unpaged answer, with no repeat", async () => {

@@ -157,22 +157,34 @@ class TreeAfiCore implements AfiCore {
     };
   }
 
-  /** The regular files under `scope` in path order, from just after `after` when a cursor resumes. */
-  #searchFiles(scope: string, after: readonly [string, number] | undefined): SearchableFile[] {
+  /**
+   * The regular files under `scope` in path order, from just after `after` when a cursor resumes.
+   * Lazy, and started by binary search: a search that fills its page early reads a page's worth of
+   * files, not a filter of every path in the tree.
+   */
+  *#searchFiles(scope: string, after: readonly [string, number] | undefined): Generator<SearchableFile> {
     this.#files ??= [...walkTree(this.#tree)]
       .filter(({ entry }) => entry.kind === "file" && !entry.writable)
       .map(({ path }) => path)
       .sort();
+    const files = this.#files;
     const decoder = new TextDecoder();
-    const text = (path: string) => () => decoder.decode(this.#tree.read(path));
-    return this.#files
-      .filter((path) => path === scope || scope === "/" || path.startsWith(`${scope}/`))
-      .filter((path) => after === undefined || path >= after[0])
-      .map((path) =>
-        after !== undefined && path === after[0]
-          ? { path, text: text(path), fromLine: after[1] + 1 }
-          : { path, text: text(path) },
-      );
+    const file = (path: string): SearchableFile => {
+      const text = () => decoder.decode(this.#tree.read(path));
+      return after !== undefined && path === after[0] ? { path, text, fromLine: after[1] + 1 } : { path, text };
+    };
+    // A file scope is that file alone; a directory's files share its prefix, so they are contiguous in sorted order.
+    if (files[lowerBound(files, scope)] === scope) {
+      if (after === undefined || after[0] <= scope) yield file(scope);
+      return;
+    }
+    const prefix = scope === "/" ? "/" : `${scope}/`;
+    const start = after === undefined || after[0] < prefix ? prefix : after[0];
+    for (let index = lowerBound(files, start); index < files.length; index += 1) {
+      const path = files[index] as string;
+      if (!path.startsWith(prefix)) break;
+      yield file(path);
+    }
   }
 
   /** The node at a normalised path, unless the caller may not see it (the cloaking rule): then `not_found`. */
@@ -243,4 +255,16 @@ function searchPosition(position: readonly unknown[]): readonly [string, number]
   if (typeof path !== "string" || typeof line !== "number" || !Number.isSafeInteger(line) || line < 1)
     throw afiError("invalid_path", "the cursor is not one this provider issued");
   return [path, line];
+}
+
+/** The first index whose path is not before `path`, in a sorted list. */
+function lowerBound(sorted: readonly string[], path: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as string) < path) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
