@@ -55,14 +55,34 @@ export interface BuiltNodeTable {
   readonly commit: () => readonly InodeNode[];
 }
 
+/** A tree walked and rendered, not yet numbered: what numberNodeTable turns into a table. */
+export interface RenderedNodeTable {
+  readonly paths: readonly string[];
+  readonly names: readonly string[];
+  readonly parentIndex: readonly number[];
+  readonly infos: readonly TreeNodeInfo[];
+  readonly firstChild: readonly number[];
+  readonly childCount: readonly number[];
+  readonly contents: readonly (Uint8Array | undefined | typeof LEFT_TO_HANDLERS)[];
+}
+
 const encoder = new TextEncoder();
 
-/**
- * Walks `tree` breadth first and numbers its nodes (a path that keeps its kind keeps its
- * number) without touching the inode table: until `commit`, a table the addon refuses, or a
- * tree that fails to render, changes nothing.
- */
+/** Walks and renders `tree`, then numbers it (numberNodeTable): the whole table in one step. */
 export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: NodeTableSettings): BuiltNodeTable {
+  const steps = renderNodeTable(tree, settings.maxContentBytes);
+  for (let step = steps.next(); ; step = steps.next())
+    if (step.done) return numberNodeTable(step.value, inodes, settings);
+}
+
+/**
+ * Walks `tree` breadth first and renders every file, yielding after each node so that a caller
+ * may serve requests in between (slices.ts). It touches nothing but the tree.
+ */
+export function* renderNodeTable(
+  tree: VirtualTree,
+  maxContentBytes = MAX_TABLE_CONTENT_BYTES,
+): Generator<void, RenderedNodeTable> {
   const paths = ["/"];
   const names = [""];
   const parentIndex = [0];
@@ -80,13 +100,31 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
       infos.push(entry);
     }
     childCount[i] = paths.length - firstChild[i]!;
+    yield;
   }
-  let room = settings.maxContentBytes ?? MAX_TABLE_CONTENT_BYTES;
-  const contents = paths.map((path, i) => {
+  let room = maxContentBytes;
+  const contents: (Uint8Array | undefined | typeof LEFT_TO_HANDLERS)[] = [];
+  for (const [i, path] of paths.entries()) {
     const content = contentOf(tree, path, infos[i]!, room);
     if (content instanceof Uint8Array) room -= content.length;
-    return content;
-  });
+    contents.push(content);
+    yield;
+  }
+  return { paths, names, parentIndex, infos, firstChild, childCount, contents };
+}
+
+/**
+ * Numbers a rendered tree (a path that keeps its kind keeps its number) without touching the
+ * inode table: until `commit`, a table the addon refuses changes nothing. Run it in the same
+ * synchronous step as loading the table and committing it, so that no lookup served in between
+ * hands out a number the table does not know.
+ */
+export function numberNodeTable(
+  rendered: RenderedNodeTable,
+  inodes: InodeTable,
+  settings: NodeTableSettings,
+): BuiltNodeTable {
+  const { paths, names, parentIndex, infos, contents } = rendered;
   const forward = (info: TreeNodeInfo, i: number): boolean =>
     info.writable === true || contents[i] === LEFT_TO_HANDLERS;
   const inos = paths.map((path, i) => (i === 0 ? ROOT_INO : inodes.numberFor(path, infos[i]!.kind)));
@@ -98,9 +136,9 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
       infos,
       (info, i) => (forward(info, i) ? settings.forwardFlag : 0) | (info.unlisted ? settings.unlistedFlag : 0),
     ),
-    firstChild: Uint32Array.from(firstChild),
-    childCount: Uint32Array.from(childCount),
-    names,
+    firstChild: Uint32Array.from(rendered.firstChild),
+    childCount: Uint32Array.from(rendered.childCount),
+    names: [...names],
     contents: contents.map((content) => (content === LEFT_TO_HANDLERS ? undefined : content)),
     entryTimeout: settings.entryTimeout,
     attrTimeout: settings.attrTimeout,

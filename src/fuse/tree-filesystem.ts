@@ -24,9 +24,10 @@ import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js"
 import { type InodeNode, InodeTable } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 import { NegativeEntries } from "./negative-entries.js";
-import { buildNodeTable, type NodeTableSpec } from "./node-table.js";
+import { type NodeTableSpec, numberNodeTable, type RenderedNodeTable, renderNodeTable } from "./node-table.js";
 import { OpenFiles } from "./open-files.js";
 import { type Invalidation, Revision } from "./revision-swap.js";
+import { runInSlices } from "./slices.js";
 
 export type { Invalidation } from "./revision-swap.js";
 
@@ -116,8 +117,23 @@ export class TreeFilesystem {
    * there on.
    */
   prepare(tree: VirtualTree): PreparedTree {
+    const steps = renderNodeTable(tree);
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return this.prepareRendered(tree, step.value);
+  }
+
+  /**
+   * What `prepare` does, in slices between requests (slices.ts): resolves to the rendered table;
+   * then `prepareRendered`, load and commit in one synchronous step. Meanwhile the current
+   * revision is served as before.
+   */
+  render(tree: VirtualTree, cancelled: () => boolean): Promise<RenderedNodeTable> {
+    return runInSlices(renderNodeTable(tree), cancelled);
+  }
+
+  /** `prepare` for a table `render` made of `tree`: numbers its nodes (nothing changes before `commit`). */
+  prepareRendered(tree: VirtualTree, rendered: RenderedNodeTable): PreparedTree {
     const c = this.#native.constants;
-    const built = buildNodeTable(tree, this.#inodes, {
+    const built = numberNodeTable(rendered, this.#inodes, {
       modeOf: (info) => this.#attributes.mode(info),
       forwardFlag: c.NODE_FORWARD,
       unlistedFlag: c.NODE_UNLISTED,
