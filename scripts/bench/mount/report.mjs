@@ -20,7 +20,7 @@ export function report(environment, results) {
   );
   if (environment.buildChanged)
     out("**The addon or dist/ was rebuilt (by someone else) during this run**: the figures may mix two builds.");
-  for (const { size, bench, memory } of results) {
+  for (const { size, bench, memory, reload } of results) {
     const m = (system, workload, phase) => (has(system) ? median(bench.samples[system][workload][phase]) : undefined);
     out();
     out(
@@ -75,19 +75,30 @@ export function report(environment, results) {
     }
     out();
     out(
-      "Time from daemon start to the first successful stat of /README.md (ms; median, min–max over every cold mount), and daemon memory " +
-        "(VmRSS idle, VmRSS and VmHWM after every workload ran cold then warm on one mount):",
+      "Time from daemon start to the first successful stat of /README.md, and to forage's node table being in (its trace line; C loads its tree before it mounts) " +
+        "(ms; median, min–max over every cold mount), and daemon memory (VmRSS idle, VmRSS and VmHWM after every workload ran cold then warm on one mount):",
     );
     out();
     out(
-      "| daemon | mount to usable | samples | RSS idle (MB) | RSS after workloads (MB) | peak RSS, VmHWM (MB) | content = export |",
+      "| daemon | mount to usable | node table in | samples | RSS idle (MB) | RSS after workloads (MB) | peak RSS, VmHWM (MB) | content = export |",
     );
-    out("|---|---:|---:|---:|---:|---:|---|");
+    out("|---|---:|---:|---:|---:|---:|---:|---|");
+    const spread = (times) => `${formatMs(median(times))} (${formatMs(min(times))}–${formatMs(max(times))})`;
     for (const system of systemNames.filter((s) => s !== "tmpfs")) {
       const times = bench.usable[system];
       const mem = memory[system];
       out(
-        `| ${SYSTEMS[system].label} | ${formatMs(median(times))} (${formatMs(min(times))}–${formatMs(max(times))}) | ${times.length} | ${mb(mem.idle.rssKb)} | ${mb(mem.after.rssKb)} | ${mb(mem.after.hwmKb)} | ${mem.sameContent ? "yes" : "NO"} |`,
+        `| ${SYSTEMS[system].label} | ${spread(times)} | ${spread(bench.tableIn[system])} | ${times.length} | ${mb(mem.idle.rssKb)} | ${mb(mem.after.rssKb)} | ${mb(mem.after.hwmKb)} | ${mem.sameContent ? "yes" : "NO"} |`,
+      );
+    }
+    if (reload) {
+      out();
+      out(
+        `\`forage mount --watch\` reloads (${reload.samples.length}, each replacing the source with the other of two revisions that differ by one operation): ` +
+          `the reload took ${spread(reload.samples.map((r) => r.reloadMs))} ms, of which loading the revision (sources, catalog, tree) ${spread(reload.samples.map((r) => r.loadMs))} ms; ` +
+          `the longest event-loop stall during it (monitorEventLoopDelay in the daemon) was ${spread(reload.samples.map((r) => r.stallMs))} ms, ` +
+          `${spread(reload.samples.map((r) => r.swapStallMs))} ms during the swap alone (rendering the table between requests, then loading it); ` +
+          `the slowest stat() of a new name by a reader during the reload took ${spread(reload.samples.map((r) => r.slowestStatMs))} ms.`,
       );
     }
     out();

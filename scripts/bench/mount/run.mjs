@@ -20,6 +20,11 @@
 // The control file /.afi/search is left out of cat and grep (--exclude=search: no other file
 // has that name). /.search is a virtual directory with an empty listing.
 //
+// Time to usable: from the daemon's start to the first stat() of /README.md that succeeds.
+// forage serves at once and renders its node table between requests; a cold sample starts once
+// the table is in (the daemon's FORAGE_MOUNT_TRACE line), which is reported too. Reloads: see
+// reload.mjs.
+//
 // Cold: a fresh mount (a new daemon process) for every sample. tmpfs cannot be made cold
 // (its pages and dentries are the data): for it, "cold" drops the page, dentry and inode
 // caches (sync; echo 3 > /proc/sys/vm/drop_caches) when permitted, then re-reads the tools
@@ -40,13 +45,15 @@
 // Modules: config.mjs (settings, paths), cleanup.mjs (nothing outlives the run), processes.mjs
 // (timed commands, memory), systems.mjs (what each system runs; start, stop, cool down),
 // workloads.mjs (the tree and the workloads), sampling.mjs (cold/warm samples, memory and
-// content), report.mjs (the markdown); this file runs them in order.
+// content), reload.mjs (--watch reloads: their event-loop stalls), report.mjs (the markdown);
+// this file runs them in order.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { cleanUpOnExit, cleanupSync, mountpointOf, workspace } from "./cleanup.mjs";
 import { addon, log, pinnedCpus, projectRoot, reps, sizes, systemNames, tmpInProject } from "./config.mjs";
+import { reloadStalls } from "./reload.mjs";
 import { report } from "./report.mjs";
 import { benchSize, memoryAndContent } from "./sampling.mjs";
 import { preflight, SYSTEMS } from "./systems.mjs";
@@ -121,7 +128,8 @@ async function main() {
     const size = await prepareSize(operations, tmpfsRoot);
     const bench = await benchSize(size);
     const memory = await memoryAndContent(size);
-    results.push({ size, bench, memory });
+    const reload = systemNames.includes("forage") ? await reloadStalls(size) : undefined;
+    results.push({ size, bench, memory, reload });
     rmSync(size.tree, { recursive: true, force: true });
   }
   environment.loadAfter = loadavg()

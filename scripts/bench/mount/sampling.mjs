@@ -8,15 +8,20 @@ import { expectedOutput, workloadsFor } from "./workloads.mjs";
 
 const mb = (kb) => (kb / 1024).toFixed(0);
 
-/** Every workload on every system, `reps` cold mounts each: { workloads, samples, usable, mismatches }. */
+/**
+ * Every workload on every system, `reps` cold mounts each: { workloads, samples, usable, tableIn,
+ * mismatches }. A cold sample starts once forage's node table is in (startDaemon).
+ */
 export async function benchSize(size) {
   const workloads = workloadsFor(size);
   const samples = {};
   const usable = {};
+  const tableIn = {};
   const outputs = {};
   for (const system of systemNames) {
     samples[system] = Object.fromEntries(workloads.map((w) => [w.name, { cold: [], warm: [], third: [] }]));
     usable[system] = [];
+    tableIn[system] = [];
     outputs[system] = Object.fromEntries(workloads.map((w) => [w.name, new Set()]));
   }
   for (let rep = 0; rep < reps; rep++) {
@@ -31,6 +36,7 @@ export async function benchSize(size) {
         else {
           daemon = await startDaemon(system, size);
           usable[system].push(daemon.usableMs);
+          tableIn[system].push(daemon.tableInMs);
           root = daemon.root;
         }
         try {
@@ -64,7 +70,13 @@ export async function benchSize(size) {
       }
     }
   }
-  return { workloads: workloads.map((w) => ({ name: w.name, command: w.command })), samples, usable, mismatches };
+  return {
+    workloads: workloads.map((w) => ({ name: w.name, command: w.command })),
+    samples,
+    usable,
+    tableIn,
+    mismatches,
+  };
 }
 
 /** One more mount per FUSE system: RSS idle and after every workload (cold, then warm), and a content check. */

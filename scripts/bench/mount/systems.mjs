@@ -58,10 +58,10 @@ export async function preflight() {
  * is missing for a moment then): such a failed start is retried once the files are back, and the
  * report says that the build changed.
  */
-export async function startDaemon(system, size) {
+export async function startDaemon(system, size, extraArgs = []) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(system, size);
+      return await startOnce(system, size, extraArgs);
     } catch (error) {
       const transient = /not built|ERR_MODULE_NOT_FOUND|Cannot find module|SyntaxError/.test(String(error));
       if (!transient || attempt === 5) throw error;
@@ -74,14 +74,27 @@ export async function startDaemon(system, size) {
   }
 }
 
-/** Starts a daemon and waits until a known file stats; returns { child, root, usableMs, output() }. */
-async function startOnce(system, size) {
+/** The line a forage daemon writes (FORAGE_MOUNT_TRACE) once its node table serves. */
+const TABLE_IN = /forage: trace: node table in/;
+
+/**
+ * Starts a daemon and waits until a known file stats (usableMs), then until forage's node table
+ * is in (tableInMs; the same for C, which loads its tree before mounting); returns
+ * { child, root, usableMs, tableInMs, output() }. `extraArgs` go before forage's source.
+ */
+async function startOnce(system, size, extraArgs = []) {
   const mountpoint = mountpointOf(system);
   if (isMounted(mountpoint)) throw new Error(`${mountpoint} is already mounted`);
-  const [command, args] = pinned(...SYSTEMS[system].command(size)); // taskset execs: the pid stays the daemon's
+  const [daemon, daemonArgs] = SYSTEMS[system].command(size);
+  const forage = system.startsWith("forage");
+  const [command, args] = pinned(
+    daemon,
+    forage ? [daemonArgs[0], "mount", ...extraArgs, ...daemonArgs.slice(2)] : daemonArgs,
+  ); // taskset execs: the pid stays the daemon's
   const probe = join(mountpoint, "README.md");
   const start = performance.now();
-  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+  const env = forage ? { ...process.env, FORAGE_MOUNT_TRACE: "1" } : process.env;
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env });
   children.add(child);
   fuseMountpoints.add(mountpoint);
   let output = "";
@@ -102,7 +115,15 @@ async function startOnce(system, size) {
       throw new Error(`${system} did not mount within ${MOUNT_TIMEOUT_MS} ms: ${output}`);
     await sleep(1);
   }
-  return { system, child, root: mountpoint, usableMs: performance.now() - start, output: () => output };
+  const usableMs = performance.now() - start;
+  while (forage && !TABLE_IN.test(output)) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${system} exited: ${output}`);
+    if (performance.now() - start > MOUNT_TIMEOUT_MS)
+      throw new Error(`${system}'s node table was not in within ${MOUNT_TIMEOUT_MS} ms: ${output}`);
+    await sleep(1);
+  }
+  const tableInMs = forage ? performance.now() - start : usableMs;
+  return { system, child, root: mountpoint, usableMs, tableInMs, output: () => output };
 }
 
 /** Stops a daemon with SIGTERM (SIGKILL and a lazy unmount after 5 s); throws if it stays mounted. */
