@@ -256,17 +256,24 @@ class Mount implements MountHandle {
   async #tableInBackground(tree: VirtualTree): Promise<void> {
     const started = performance.now();
     try {
-      const rendered = await this.#filesystem.render(tree, () => !this.#open);
-      if (!this.#open || this.#filesystem.tree !== tree) return;
-      this.#loadFirst(this.#filesystem.prepareRendered(tree, rendered));
+      if (!(await this.#renderAndLoadFirst(tree))) return;
+      // Once the frame that held the rendered bytes is gone, as at a mount that builds its table first.
+      settleHeap(() => this.#native.releaseFreeMemory());
       const cpu = process.cpuUsage();
       trace(
         `node table in after ${(performance.now() - started).toFixed(0)} ms, ${(process.uptime() * 1000).toFixed(0)} ms after the process started (${((cpu.user + cpu.system) / 1000).toFixed(0)} ms of CPU)`,
       );
-      settleHeap(() => this.#native.releaseFreeMemory());
     } catch (error) {
       if (this.#open) this.#onError(error);
     }
+  }
+
+  /** False when the mount closed (or moved on) before the table was rendered. */
+  async #renderAndLoadFirst(tree: VirtualTree): Promise<boolean> {
+    const rendered = await this.#filesystem.render(tree, () => !this.#open);
+    if (!this.#open || this.#filesystem.tree !== tree) return false;
+    this.#loadFirst(this.#filesystem.prepareRendered(tree, rendered));
+    return true;
   }
 
   get tree(): VirtualTree {
