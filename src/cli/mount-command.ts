@@ -101,7 +101,7 @@ function watchForReloads(
   let current = first.catalog.stamp();
   let reloading = Promise.resolve();
   const reload = async (): Promise<void> => {
-    const stalls = tracing() ? watchStalls() : undefined;
+    const stalls = tracing() ? await watchStalls() : undefined;
     const started = performance.now();
     try {
       const next = await loadRevision(args);
@@ -118,6 +118,8 @@ function watchForReloads(
       );
     } catch (error) {
       io.stderr(`forage: reload failed, still serving ${current}: ${describeFailure(error)}\n`);
+    } finally {
+      stalls?.stop();
     }
   };
   const onChange = (): void => {

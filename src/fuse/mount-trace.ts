@@ -17,10 +17,14 @@ export function trace(line: string): void {
   if (enabled) process.stderr.write(`forage: trace: ${line}\n`);
 }
 
-/** Watches the event loop from now on; `stop()` returns the longest stall seen, in milliseconds. */
-export function watchStalls(): { stop(): number } {
+/**
+ * Watches the event loop from now on; `stop()` returns the longest stall seen, in milliseconds.
+ * Resolves once the monitor's timer has run: a stall that began before that would go unseen.
+ */
+export async function watchStalls(): Promise<{ stop(): number }> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
+  await new Promise((started) => setTimeout(started, 10));
   return {
     stop: () => {
       histogram.disable();

@@ -287,9 +287,21 @@ class Mount implements MountHandle {
   }
 
   async #swapNow(tree: VirtualTree): Promise<void> {
-    const closed = (): boolean => !this.#open;
-    const stalls = tracing() ? watchStalls() : undefined;
+    const stalls = tracing() ? await watchStalls() : undefined;
     const started = performance.now();
+    try {
+      await this.#swapIn(tree);
+      if (stalls)
+        trace(
+          `swap in ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stalls.stop().toFixed(1)} ms`,
+        );
+    } finally {
+      stalls?.stop();
+    }
+  }
+
+  async #swapIn(tree: VirtualTree): Promise<void> {
+    const closed = (): boolean => !this.#open;
     if (closed()) throw new Error(`forage mount at ${this.mountpoint} is closed`);
     // A tree that fails to render, or a table the addon refuses, throws here and changes nothing.
     const rendered = await this.#filesystem.render(tree, closed);
@@ -299,10 +311,6 @@ class Mount implements MountHandle {
     const { inodes, parents, names } = prepared.commit();
     this.#native.setMtime(this.#session, Date.now() / 1000);
     await new Promise<void>((done) => this.#native.invalidate(this.#session, inodes, parents, names, () => done()));
-    if (stalls)
-      trace(
-        `swap in ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stalls.stop().toFixed(1)} ms`,
-      );
   }
 
   async unmount(): Promise<void> {
