@@ -207,7 +207,7 @@ describe("search", () => {
         { path: "shop.cart.add", input: z.object({ id: z.string() }), description: "Add to the cart." },
       ],
     });
-    const tree = createCatalogTree(shop, { revision: "r", stamp: shop.stamp, providerVersion: "0" });
+    const tree = createCatalogTree(shop, { revision: "r", stamp: "s", providerVersion: "0" });
     const scoped = createAfiCore(tree, { servedSince: SERVED });
     const under = await scoped.search("cart", { path: "/shop/cart", limit: 1_000 });
     expect(under.matches.length).toBeGreaterThan(0);

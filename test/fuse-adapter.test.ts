@@ -2,7 +2,7 @@
 // a recording fake of the native binding answers nothing itself, records every reply, and the
 // test drives the handlers as the kernel would. What only the kernel can show (its caches, real
 // tools, the addon's own answers) stays in test/fuse-native.test.ts and test/mount*.test.ts.
-// docs/native.md, "Reloads: `swap(tree)` and invalidation", "Kernel caching",
+// docs/native.md, "Serving before the table is built", "Reloads: `swap(tree)` and invalidation", "Kernel caching",
 // "Which operations reach JS" and "The control file".
 import { constants as fsConstants } from "node:fs";
 import { constants as osConstants } from "node:os";
@@ -284,7 +284,8 @@ class Kernel {
   readonly #handlers: NativeHandlers;
   #nextReq = 1;
 
-  constructor(tree: MemoryTree, options: Partial<TreeFilesystemOptions> = {}) {
+  /** `table: "later"` starts with no table, as mountTree with deferTable: the handlers serve everything. */
+  constructor(tree: MemoryTree, options: Partial<TreeFilesystemOptions> = {}, table: "first" | "later" = "first") {
     this.#tree = tree;
     this.fs = new TreeFilesystem(this.native, tree, {
       entryTimeout: 100,
@@ -294,7 +295,7 @@ class Kernel {
       ...options,
     });
     this.#handlers = this.fs.handlers();
-    this.fs.prepare(tree).commit(); // what mountTree does, with nothing cached yet
+    if (table === "first") this.fs.prepare(tree).commit(); // what mountTree does, with nothing cached yet
     tree.reads.length = 0; // the table rendered every file; count only what the handlers read
   }
 
@@ -484,6 +485,32 @@ describe("negative entries", () => {
 // ---- The revision swap -----------------------------------------------------------------------
 
 describe("the revision swap", () => {
+  test("a table built after the handlers served the tree keeps every inode they gave, each under its path", async () => {
+    const tree = new MemoryTree(revision1);
+    const kernel = new Kernel(tree, {}, "later");
+    const paths = ["/README.md", "/b/zeta.d.ts", "/link"];
+    const served = paths.map((path) => kernel.ino(path));
+    kernel.lookup(ROOT, "missing.md");
+    const prepared = kernel.fs.prepareRendered(tree, await kernel.fs.render(tree, () => false));
+    const { inos, parents, names } = prepared.table;
+    const inoOf = (path: string): number => {
+      let ino = ROOT;
+      for (const name of path.split("/").filter(Boolean))
+        ino = inos[names.findIndex((candidate, i) => candidate === name && parents[i] === ino)]!;
+      return ino;
+    };
+    expect(paths.map(inoOf)).toEqual(served);
+    prepared.commit();
+    expect(paths.map((path) => kernel.ino(path))).toEqual(served);
+  });
+
+  test("rendering a table stops, changing nothing, once the mount is closed", async () => {
+    const tree = new MemoryTree(revision1);
+    const kernel = new Kernel(tree, {}, "later");
+    await expect(kernel.fs.render(tree, () => true)).rejects.toThrow("cancelled");
+    expect(kernel.ino("/README.md")).toBeGreaterThan(ROOT);
+  });
+
   test("an unchanged tree invalidates every table inode and no entry; every path keeps its inode", () => {
     const kernel = new Kernel(new MemoryTree(revision1));
     const before = ["/README.md", "/b/zeta.d.ts", "/link"].map((path) => kernel.ino(path));

@@ -13,6 +13,7 @@ export interface CatalogCore {
   readonly operations: readonly PreparedOperation[];
   readonly stamp: string;
   readonly byPath: ReadonlyMap<string, number>;
+  /** Built on first use: the same index whenever it is built, as the operations never change. */
   readonly index: SearchIndex;
   /** Per document, the documents equivalent to it (itself included), in list order. */
   readonly equivalents: readonly (readonly number[])[];
@@ -22,7 +23,7 @@ export interface CatalogCore {
 }
 
 /**
- * Builds the search index, equivalence groups and operation descriptions of
+ * Builds the equivalence groups and operation descriptions (the search index on first use) of
  * sorted operations. `metadata[doc]` is the metadata text of
  * operation `doc`: equal texts mean equivalent operations.
  */
@@ -39,11 +40,15 @@ export function buildCatalogCore(
     group.push(doc);
     return group;
   });
+  let index: SearchIndex | undefined;
   return {
     operations,
     stamp,
     byPath: new Map(operations.map((operation, doc) => [operation.path, doc])),
-    index: SearchIndex.build(operations.map(searchDocumentOf)),
+    get index() {
+      index ??= SearchIndex.build(operations.map(searchDocumentOf));
+      return index;
+    },
     equivalents,
     descriptions: operations.map((operation) => describeOperation(operation, stamp)),
     digests: operations.map((operation, doc) => sha256Hex(`${operation.path}\u0000${metadata[doc] as string}`)),

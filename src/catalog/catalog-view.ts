@@ -43,7 +43,9 @@ export class CatalogView implements Forage {
    * would let unbound operations change what a guest sees.
    */
   readonly #stamp: string;
-  readonly #index: SearchIndex;
+  /** Built on the first search (docs/catalog.md, "Operations and catalogs"): most catalogs served are listed and read far more than searched. */
+  #index: SearchIndex | undefined;
+  readonly #whole: boolean;
   readonly #namespaceDescriptions = new Map<string, NamespaceDescription>();
   readonly #operationDescriptions = new Map<number, OperationDescription>();
 
@@ -59,9 +61,16 @@ export class CatalogView implements Forage {
     const whole = visible.length === core.operations.length;
     this.#stamp =
       bindingKey === "all" ? core.stamp : `sha256:${sha256Hex(visible.map((doc) => core.digests[doc]).join("\n"))}`;
-    this.#index = whole
+    this.#whole = whole;
+  }
+
+  /** The whole catalog's index, or one of the visible operations only, built once. */
+  #searchIndex(): SearchIndex {
+    const core = this.#core;
+    this.#index ??= this.#whole
       ? core.index
-      : SearchIndex.build(visible.map((doc) => searchDocumentOf(core.operations[doc] as PreparedOperation)));
+      : SearchIndex.build(this.#visible.map((doc) => searchDocumentOf(core.operations[doc] as PreparedOperation)));
+    return this.#index;
   }
 
   /** One page of operations in list order. */
@@ -98,11 +107,10 @@ export class CatalogView implements Forage {
     const results: Summary[] = [];
     const merged = new Set<number>();
     // The whole view's index numbers documents as the core does; a narrowed view's numbers its visible ones.
-    const docOf =
-      this.#index === this.#core.index
-        ? (position: number) => position
-        : (position: number) => this.#visible[position] as number;
-    this.#index.rank(
+    const docOf = this.#whole
+      ? (position: number) => position
+      : (position: number) => this.#visible[position] as number;
+    this.#searchIndex().rank(
       query,
       (position) => accept(docOf(position)),
       (ranked) => {

@@ -4,11 +4,9 @@ import { pathToFileURL } from "node:url";
 import { sha256Hex } from "../catalog/canonical-json.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog, OperationDefinition } from "../catalog/types.js";
-import { exampleOperations } from "../example/example-operations.js";
 import { ForageError } from "../forage-error.js";
 import { UNSUPPORTED_FILE } from "../tree/source-files.js";
 import type { SourceInfo } from "../tree/source-info.js";
-import { catalogFileOperations } from "./catalog-file.js";
 import { CliError } from "./cli-error.js";
 
 /** One source on the command line: `[namespace=]file`, where file may be a folder or `mcp:<command line>`. */
@@ -36,7 +34,10 @@ export interface LoadedCatalog {
 
 /** Builds one catalog from the sources, or from the built-in example. Its revision is a digest of the inputs. */
 export async function loadCatalog(sources: readonly SourceSpec[], example: boolean): Promise<LoadedCatalog> {
-  if (example) return { catalog: createCatalog({ revision: "example.1", operations: exampleOperations }), sources: [] };
+  if (example) {
+    const { exampleOperations } = await import("../example/example-operations.js");
+    return { catalog: createCatalog({ revision: "example.1", operations: exampleOperations }), sources: [] };
+  }
   const loaded: LoadedSource[] = [];
   for (const source of sources) loaded.push(await loadNamedSource(source));
   assertDistinctNamespaces(sources, loaded);
@@ -152,6 +153,8 @@ async function loadSource(source: SourceSpec): Promise<LoadedSource> {
   }
   const toolsList = mentionsTools(text) ? (await import("./mcp-source.js")).toolsListFile(text, source) : undefined;
   if (toolsList !== undefined) return toolsList;
+  // The YAML parser and the JSON Schema compiler load only for catalog files.
+  const { catalogFileOperations } = await import("./catalog-file.js");
   return { content: catalogFileOperations(text, basename(source.file)), digest, namespace: source.namespace };
 }
 

@@ -1,14 +1,10 @@
 #!/usr/bin/env node
-import { runAfiCheck } from "./afi-check-command.js";
+// Each command's module loads when it runs, so `forage --version` and a mount load only what they use.
 import { CliError } from "./cli-error.js";
 import { type CommandIo, processIo } from "./command-io.js";
 import { commandHelp } from "./command-line.js";
 import { describeFailure } from "./describe-failure.js";
-import { runExport } from "./export-command.js";
-import { COMMANDS, fullHelp } from "./help.js";
-import { OPENAPI_PREVIEW_COMMAND, runOpenApiPreview } from "./openapi-preview.js";
 import { packageVersion } from "./package-version.js";
-import { runUnmount } from "./unmount-command.js";
 
 /** Runs one CLI command and returns its exit code (docs/cli.md, "Exit codes"); every failure is one line on stderr. */
 export async function main(argv: readonly string[], io: CommandIo = processIo): Promise<number> {
@@ -18,26 +14,26 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
       case "mount":
         return await (await import("./mount-command.js")).runMount(rest, io);
       case "unmount":
-        return await runUnmount(rest, io);
+        return await (await import("./unmount-command.js")).runUnmount(rest, io);
       case "serve":
         return await (await import("./serve-command.js")).runServe(rest, io);
       case "export":
-        return await runExport(rest, io);
+        return await (await import("./export-command.js")).runExport(rest, io);
       case "afi-check":
-        return await runAfiCheck(rest, io);
+        return await (await import("./afi-check-command.js")).runAfiCheck(rest, io);
       case "openapi":
         return await runOpenApi(rest, io);
       case "--version":
         io.stdout(`${packageVersion()}\n`);
         return 0;
       case "help":
-        return help(rest, io);
+        return await help(rest, io);
       case "--help":
       case "-h":
-        io.stdout(fullHelp());
+        io.stdout((await import("./help.js")).fullHelp());
         return 0;
       case undefined:
-        io.stderr(fullHelp());
+        io.stderr((await import("./help.js")).fullHelp());
         return 2;
       default:
         throw new CliError(`unknown command ${JSON.stringify(command)}; see forage --help`, 2);
@@ -49,7 +45,8 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
 }
 
 /** `forage help [<command>]`. */
-function help(argv: readonly string[], io: CommandIo): number {
+async function help(argv: readonly string[], io: CommandIo): Promise<number> {
+  const { COMMANDS, fullHelp } = await import("./help.js");
   const [name, extra] = argv;
   if (name === undefined) {
     io.stdout(fullHelp());
@@ -67,6 +64,7 @@ function help(argv: readonly string[], io: CommandIo): number {
 
 async function runOpenApi(argv: readonly string[], io: CommandIo): Promise<number> {
   const [subcommand, ...rest] = argv;
+  const { OPENAPI_PREVIEW_COMMAND, runOpenApiPreview } = await import("./openapi-preview.js");
   if (subcommand === "--help" || subcommand === "-h") {
     io.stdout(commandHelp(OPENAPI_PREVIEW_COMMAND));
     return 0;

@@ -1,5 +1,5 @@
 import { relative, resolve } from "node:path";
-import { type MountHandle, mountTree } from "../fuse/index.js";
+import { type MountHandle, mountTree, trace, tracing, watchStalls } from "../fuse/index.js";
 import { MCP_PREFIX, type SourceSpec } from "./catalog-source.js";
 import { type LoadedRevision, loadRevision } from "./catalog-tree-source.js";
 import type { CommandIo } from "./command-io.js";
@@ -36,7 +36,13 @@ export async function runMount(argv: readonly string[], io: CommandIo): Promise<
 /** Mounts, says so, and serves until the mount is gone. */
 async function serve(args: MountArguments, io: CommandIo, live: LiveServers | undefined): Promise<number> {
   const revision = await loadRevision(args);
-  const handle = await mountTree(revision.tree, args.target, { ...args.fuse, readOnly: args.readOnly });
+  // Served by the handlers at once; the node table follows between their requests.
+  const handle = await mountTree(revision.tree, args.target, {
+    ...args.fuse,
+    readOnly: args.readOnly,
+    deferTable: true,
+  });
+  trace(`mounted ${(process.uptime() * 1000).toFixed(0)} ms after the process started (${cpuMs()} ms of CPU)`);
   const mode = args.readOnly ? "read-only, without the /.afi/search control file; " : "";
   io.stdout(
     `forage: mounted ${count(revision.operationCount, "operation")} at ${handle.mountpoint} (${mode}revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`,
@@ -48,6 +54,12 @@ async function serve(args: MountArguments, io: CommandIo, live: LiveServers | un
   stopWatching?.();
   io.stdout(`forage: ${closed.external ? "unmounted from outside" : "unmounted"} ${handle.mountpoint}\n`);
   return 0;
+}
+
+/** CPU time this process has used (user and system), in milliseconds, for trace lines. */
+function cpuMs(): string {
+  const { user, system } = process.cpuUsage();
+  return ((user + system) / 1000).toFixed(0);
 }
 
 /** What to try in the example mount (three lines), and how to stop any mount. */
@@ -89,16 +101,25 @@ function watchForReloads(
   let current = first.catalog.stamp();
   let reloading = Promise.resolve();
   const reload = async (): Promise<void> => {
+    const stalls = tracing() ? await watchStalls() : undefined;
+    const started = performance.now();
     try {
       const next = await loadRevision(args);
       if (next.catalog.stamp() === current) return;
+      const loadedMs = performance.now() - started;
       await handle.swap(next.tree);
+      if (stalls)
+        trace(
+          `reload in ${(performance.now() - started).toFixed(0)} ms (the revision loaded in ${loadedMs.toFixed(0)}), longest event-loop stall ${stalls.stop().toFixed(1)} ms`,
+        );
       current = next.catalog.stamp();
       io.stdout(
         `forage: reloaded ${count(next.operationCount, "operation")} (revision ${next.catalog.revision}, ${current})\n`,
       );
     } catch (error) {
       io.stderr(`forage: reload failed, still serving ${current}: ${describeFailure(error)}\n`);
+    } finally {
+      stalls?.stop();
     }
   };
   const onChange = (): void => {

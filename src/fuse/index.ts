@@ -6,6 +6,7 @@
 export { allowOtherRefusal, permitsUserAllowOther } from "./allow-other.js";
 export { errnoFor } from "./errno.js";
 export { type MountClosed, type MountHandle, type MountOptions, mountOptionString, mountTree } from "./mount.js";
+export { trace, tracing, watchStalls } from "./mount-trace.js";
 export { clearStaleMount, type MountpointOptions, mountedType, prepareMountpoint } from "./mountpoint.js";
 export {
   type LockHolder,

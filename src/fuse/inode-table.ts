@@ -78,9 +78,14 @@ export class InodeTable {
     return known && known.kind === kind ? known.ino : this.#nextIno++;
   }
 
-  /** The node for `name` in `parent` with number `ino` (from numberFor), created when new. */
-  place(parent: InodeNode, name: string, kind: TreeNodeKind, ino: number): InodeNode {
-    const path = childPath(parent.path, name);
+  /** The node for `name` in `parent` with number `ino` (from numberFor), created when new; `path` is theirs joined. */
+  place(
+    parent: InodeNode,
+    name: string,
+    kind: TreeNodeKind,
+    ino: number,
+    path = childPath(parent.path, name),
+  ): InodeNode {
     const known = this.#byPath.get(path);
     if (known && known.ino === ino) return known;
     if (known) this.detach(known);

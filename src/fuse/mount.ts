@@ -11,6 +11,7 @@
 import { resolve } from "node:path";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { allowOtherRefusal } from "./allow-other.js";
+import { trace, tracing, watchStalls } from "./mount-trace.js";
 import { prepareMountpoint } from "./mountpoint.js";
 import { lockMountpoint, type MountpointLock } from "./mountpoint-lock.js";
 import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
@@ -63,6 +64,14 @@ export interface MountOptions {
   readonly noOpen?: boolean;
   /** Let the kernel skip opendir/releasedir and cache every directory (default: true, unless autoUnmount). */
   readonly noOpendir?: boolean;
+  /**
+   * Mount before the node table is built (default false): the handlers serve the tree at once,
+   * the table is rendered in slices between their requests and swapped in when complete. It is
+   * the same revision, so no reader sees a difference but speed (docs/native.md, "Serving
+   * before the table is built"). A table that fails to build is reported through onError and
+   * the handlers go on serving.
+   */
+  readonly deferTable?: boolean;
   /** Unmount cleanly on SIGINT, SIGTERM and SIGHUP, then die of the signal (default true). */
   readonly handleSignals?: boolean;
   /** libfuse debug output on stderr. */
@@ -81,7 +90,12 @@ export interface MountHandle {
   readonly mountpoint: string;
   /** The tree being served. */
   readonly tree: VirtualTree;
-  /** Atomically serves `tree` from now on, then invalidates the kernel's caches. */
+  /** Resolves once the node table serves the first tree (at once unless deferTable); never rejects. */
+  readonly tableServed: Promise<void>;
+  /**
+   * Atomically serves `tree` from now on, then invalidates the kernel's caches. Its table is
+   * rendered in slices between requests; the old revision is served until then.
+   */
   swap(tree: VirtualTree): Promise<void>;
   /** Unmounts; resolves once the mount is gone. Safe to call twice. */
   unmount(): Promise<void>;
@@ -146,6 +160,7 @@ function mountLocked(
     controlFiles: !(options.noOpen ?? options.readOnly),
     onError: options.onError ?? defaultOnError,
   });
+  if (options.deferTable) return new Mount(native, filesystem, undefined, path, options, lock);
   const mount = mountWithTable(native, filesystem, tree, path, options, lock);
   // Requests wait for the event loop, so this still runs before the first one is served.
   settleHeap(() => native.releaseFreeMemory());
@@ -176,12 +191,16 @@ class Mount implements MountHandle {
   readonly #session: NativeSession;
   readonly #onExit = (): void => this.#native.unmount(this.#session, true);
   readonly #onSignal = (signal: NodeJS.Signals): void => this.#unmountAndDie(signal);
+  readonly #onError: (error: unknown) => void;
   #open = true;
+  /** The table work in progress (the first table, then each swap), so that they run one at a time. */
+  #tableWork: Promise<unknown>;
+  readonly tableServed: Promise<void>;
 
   constructor(
     native: NativeBinding,
     filesystem: TreeFilesystem,
-    prepared: PreparedTree,
+    prepared: PreparedTree | undefined,
     mountpoint: string,
     options: MountOptions,
     lock: MountpointLock,
@@ -189,6 +208,7 @@ class Mount implements MountHandle {
     this.#native = native;
     this.#filesystem = filesystem;
     this.mountpoint = mountpoint;
+    this.#onError = options.onError ?? defaultOnError;
     let settle: (closed: MountClosed) => void = () => {};
     this.closed = new Promise((resolve) => (settle = resolve));
     this.#session = native.mount(
@@ -215,24 +235,78 @@ class Mount implements MountHandle {
       },
     );
     try {
-      native.loadTable(this.#session, prepared.table);
-      prepared.commit(); // nothing is cached yet: no invalidation to send
+      if (prepared) this.#loadFirst(prepared);
     } catch (error) {
       native.unmount(this.#session, true);
       throw error;
     }
     process.on("exit", this.#onExit);
     if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, this.#onSignal);
+    this.tableServed = prepared ? Promise.resolve() : this.#tableInBackground(filesystem.tree);
+    this.#tableWork = this.tableServed;
+  }
+
+  /** Loads the first revision's table; the kernel holds nothing but what the handlers told it, which the table repeats. */
+  #loadFirst(prepared: PreparedTree): void {
+    this.#native.loadTable(this.#session, prepared.table);
+    prepared.commit(); // the same revision: its invalidation would drop only what is still true
+  }
+
+  /** Renders the first table between requests, then swaps it in; a failure leaves the handlers serving. */
+  async #tableInBackground(tree: VirtualTree): Promise<void> {
+    const started = performance.now();
+    try {
+      if (!(await this.#renderAndLoadFirst(tree))) return;
+      // Once the frame that held the rendered bytes is gone, as at a mount that builds its table first.
+      settleHeap(() => this.#native.releaseFreeMemory());
+      const cpu = process.cpuUsage();
+      trace(
+        `node table in after ${(performance.now() - started).toFixed(0)} ms, ${(process.uptime() * 1000).toFixed(0)} ms after the process started (${((cpu.user + cpu.system) / 1000).toFixed(0)} ms of CPU)`,
+      );
+    } catch (error) {
+      if (this.#open) this.#onError(error);
+    }
+  }
+
+  /** False when the mount closed (or moved on) before the table was rendered. */
+  async #renderAndLoadFirst(tree: VirtualTree): Promise<boolean> {
+    const rendered = await this.#filesystem.render(tree, () => !this.#open);
+    if (!this.#open || this.#filesystem.tree !== tree) return false;
+    this.#loadFirst(this.#filesystem.prepareRendered(tree, rendered));
+    return true;
   }
 
   get tree(): VirtualTree {
     return this.#filesystem.tree;
   }
 
-  async swap(tree: VirtualTree): Promise<void> {
-    if (!this.#open) throw new Error(`forage mount at ${this.mountpoint} is closed`);
+  swap(tree: VirtualTree): Promise<void> {
+    const swapped = this.#tableWork.then(() => this.#swapNow(tree));
+    this.#tableWork = swapped.catch(() => {});
+    return swapped;
+  }
+
+  async #swapNow(tree: VirtualTree): Promise<void> {
+    const stalls = tracing() ? await watchStalls() : undefined;
+    const started = performance.now();
+    try {
+      await this.#swapIn(tree);
+      if (stalls)
+        trace(
+          `swap in ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stalls.stop().toFixed(1)} ms`,
+        );
+    } finally {
+      stalls?.stop();
+    }
+  }
+
+  async #swapIn(tree: VirtualTree): Promise<void> {
+    const closed = (): boolean => !this.#open;
+    if (closed()) throw new Error(`forage mount at ${this.mountpoint} is closed`);
     // A tree that fails to render, or a table the addon refuses, throws here and changes nothing.
-    const prepared = this.#filesystem.prepare(tree);
+    const rendered = await this.#filesystem.render(tree, closed);
+    if (closed()) throw new Error(`forage mount at ${this.mountpoint} is closed`);
+    const prepared = this.#filesystem.prepareRendered(tree, rendered);
     this.#native.loadTable(this.#session, prepared.table);
     const { inodes, parents, names } = prepared.commit();
     this.#native.setMtime(this.#session, Date.now() / 1000);

@@ -10,7 +10,7 @@
  * the sizes in any listing cost.
  */
 import { childPath } from "../tree/tree-path.js";
-import type { TreeNodeInfo, VirtualTree } from "../tree/virtual-tree.js";
+import type { TreeNodeInfo, TreeNodeKind, VirtualTree } from "../tree/virtual-tree.js";
 import { type InodeNode, type InodeTable, ROOT_INO } from "./inode-table.js";
 
 /** What NativeBinding.loadTable takes. */
@@ -55,14 +55,30 @@ export interface BuiltNodeTable {
   readonly commit: () => readonly InodeNode[];
 }
 
+/**
+ * A tree walked and rendered: the whole table but its inode numbers, which numberNodeTable
+ * gives it. Everything here depends on the tree only, so it may be made between requests.
+ */
+export interface RenderedNodeTable {
+  readonly paths: readonly string[];
+  readonly parentIndex: readonly number[];
+  readonly kinds: readonly TreeNodeKind[];
+  readonly spec: Omit<NodeTableSpec, "inos" | "parents">;
+}
+
 const encoder = new TextEncoder();
 
-/**
- * Walks `tree` breadth first and numbers its nodes (a path that keeps its kind keeps its
- * number) without touching the inode table: until `commit`, a table the addon refuses, or a
- * tree that fails to render, changes nothing.
- */
+/** Walks and renders `tree`, then numbers it (numberNodeTable): the whole table in one step. */
 export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: NodeTableSettings): BuiltNodeTable {
+  const steps = renderNodeTable(tree, settings);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return numberNodeTable(step.value, inodes);
+}
+
+/**
+ * Walks `tree` breadth first and renders every file, yielding after each node so that a caller
+ * may serve requests in between (slices.ts). It touches nothing but the tree.
+ */
+export function* renderNodeTable(tree: VirtualTree, settings: NodeTableSettings): Generator<void, RenderedNodeTable> {
   const paths = ["/"];
   const names = [""];
   const parentIndex = [0];
@@ -80,36 +96,54 @@ export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: 
       infos.push(entry);
     }
     childCount[i] = paths.length - firstChild[i]!;
+    yield;
   }
   let room = settings.maxContentBytes ?? MAX_TABLE_CONTENT_BYTES;
-  const contents = paths.map((path, i) => {
-    const content = contentOf(tree, path, infos[i]!, room);
+  const contents: (Uint8Array | undefined)[] = [];
+  const flags = new Uint32Array(paths.length);
+  for (const [i, path] of paths.entries()) {
+    const info = infos[i]!;
+    const content = contentOf(tree, path, info, room);
     if (content instanceof Uint8Array) room -= content.length;
-    return content;
-  });
-  const forward = (info: TreeNodeInfo, i: number): boolean =>
-    info.writable === true || contents[i] === LEFT_TO_HANDLERS;
-  const inos = paths.map((path, i) => (i === 0 ? ROOT_INO : inodes.numberFor(path, infos[i]!.kind)));
-  const spec: NodeTableSpec = {
-    inos: Float64Array.from(inos),
-    parents: Float64Array.from(parentIndex, (parent) => inos[parent]!),
+    contents.push(content === LEFT_TO_HANDLERS ? undefined : content);
+    const forward = info.writable === true || content === LEFT_TO_HANDLERS;
+    flags[i] = (forward ? settings.forwardFlag : 0) | (info.unlisted ? settings.unlistedFlag : 0);
+    yield;
+  }
+  const spec = {
     modes: Uint32Array.from(infos, settings.modeOf),
-    flags: Uint32Array.from(
-      infos,
-      (info, i) => (forward(info, i) ? settings.forwardFlag : 0) | (info.unlisted ? settings.unlistedFlag : 0),
-    ),
+    flags,
     firstChild: Uint32Array.from(firstChild),
     childCount: Uint32Array.from(childCount),
     names,
-    contents: contents.map((content) => (content === LEFT_TO_HANDLERS ? undefined : content)),
+    contents,
     entryTimeout: settings.entryTimeout,
     attrTimeout: settings.attrTimeout,
     negativeTimeout: settings.negativeTimeout,
   };
+  return { paths, parentIndex, kinds: infos.map((info) => info.kind), spec };
+}
+
+/**
+ * Numbers a rendered tree (a path that keeps its kind keeps its number) without touching the
+ * inode table: until `commit`, a table the addon refuses changes nothing. Run it in the same
+ * synchronous step as loading the table and committing it, so that no lookup served in between
+ * hands out a number the table does not know.
+ */
+export function numberNodeTable(rendered: RenderedNodeTable, inodes: InodeTable): BuiltNodeTable {
+  const { paths, parentIndex, kinds } = rendered;
+  const inos = new Float64Array(paths.length);
+  inos[0] = ROOT_INO;
+  for (let i = 1; i < paths.length; i++) inos[i] = inodes.numberFor(paths[i]!, kinds[i]!);
+  const spec: NodeTableSpec = {
+    ...rendered.spec,
+    inos,
+    parents: Float64Array.from(parentIndex, (parent) => inos[parent]!),
+  };
   const commit = (): InodeNode[] => {
     const nodes: InodeNode[] = [inodes.get(ROOT_INO)!];
     for (let i = 1; i < paths.length; i++) {
-      const node = inodes.place(nodes[parentIndex[i]!]!, names[i]!, infos[i]!.kind, inos[i]!);
+      const node = inodes.place(nodes[parentIndex[i]!]!, rendered.spec.names[i]!, kinds[i]!, inos[i]!, paths[i]!);
       node.pinned = true;
       nodes.push(node);
     }

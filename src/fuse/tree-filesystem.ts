@@ -24,9 +24,16 @@ import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js"
 import { type InodeNode, InodeTable } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 import { NegativeEntries } from "./negative-entries.js";
-import { buildNodeTable, type NodeTableSpec } from "./node-table.js";
+import {
+  type NodeTableSettings,
+  type NodeTableSpec,
+  numberNodeTable,
+  type RenderedNodeTable,
+  renderNodeTable,
+} from "./node-table.js";
 import { OpenFiles } from "./open-files.js";
 import { type Invalidation, Revision } from "./revision-swap.js";
+import { runInSlices } from "./slices.js";
 
 export type { Invalidation } from "./revision-swap.js";
 
@@ -116,16 +123,35 @@ export class TreeFilesystem {
    * there on.
    */
   prepare(tree: VirtualTree): PreparedTree {
+    const steps = renderNodeTable(tree, this.#tableSettings());
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return this.prepareRendered(tree, step.value);
+  }
+
+  /**
+   * What `prepare` does, in slices between requests (slices.ts): resolves to the rendered table;
+   * then `prepareRendered`, load and commit in one synchronous step. Meanwhile the current
+   * revision is served as before.
+   */
+  render(tree: VirtualTree, cancelled: () => boolean): Promise<RenderedNodeTable> {
+    return runInSlices(renderNodeTable(tree, this.#tableSettings()), cancelled);
+  }
+
+  /** `prepare` for a table `render` made of `tree`: numbers its nodes (nothing changes before `commit`). */
+  prepareRendered(tree: VirtualTree, rendered: RenderedNodeTable): PreparedTree {
+    const built = numberNodeTable(rendered, this.#inodes);
+    return { table: built.spec, commit: () => this.#commit(tree, built.commit()) };
+  }
+
+  #tableSettings(): NodeTableSettings {
     const c = this.#native.constants;
-    const built = buildNodeTable(tree, this.#inodes, {
+    return {
       modeOf: (info) => this.#attributes.mode(info),
       forwardFlag: c.NODE_FORWARD,
       unlistedFlag: c.NODE_UNLISTED,
       entryTimeout: this.#options.entryTimeout,
       attrTimeout: this.#options.attrTimeout,
       negativeTimeout: this.#options.negativeTimeout,
-    });
-    return { table: built.spec, commit: () => this.#commit(tree, built.commit()) };
+    };
   }
 
   #commit(tree: VirtualTree, pinned: readonly InodeNode[]): Invalidation {

@@ -9,7 +9,6 @@ import type { SourceInfo } from "./source-info.js";
 import { type DirectoryNode, type FileNode, listingEntry, nodeInfo, type TreeNode } from "./tree-nodes.js";
 import { childPath, normalizeTreePath } from "./tree-path.js";
 import { type ControlSession, type TreeEntry, TreeError, type TreeNodeInfo, type VirtualTree } from "./virtual-tree.js";
-import { SEARCH_ROOT } from "./walk-tree.js";
 
 export { NAMESPACE_FILE } from "./namespace-files.js";
 
@@ -31,7 +30,6 @@ class CatalogTree implements VirtualTree {
   readonly #namespaceFiles: NamespaceFiles;
   readonly #queries: QueryDirectories;
   readonly #search: SearchControl;
-  readonly #listings = new Map<string, readonly TreeEntry[]>();
 
   constructor(forage: Forage, options: CatalogTreeOptions) {
     this.stamp = options.stamp;
@@ -62,18 +60,17 @@ class CatalogTree implements VirtualTree {
     return nodeInfo(this.#node(normalizeTreePath(path), path));
   }
 
+  /**
+   * A directory's entries, made on each call and not kept: a mount's node table holds every
+   * listing once it is in, and a walk lists each directory once (17 MB at 10,000 operations).
+   */
   list(path: string): readonly TreeEntry[] {
     const normalized = normalizeTreePath(path);
     const node = this.#node(normalized, path);
     if (node.kind !== "directory") throw new TreeError("invalid_path", "not a directory", path);
-    let entries = this.#listings.get(normalized);
-    if (entries === undefined) {
-      entries = this.#directoryNames(normalized, node).map((name) =>
-        listingEntry(name, this.#node(childPath(normalized, name), path)),
-      );
-      if (!normalized.startsWith(SEARCH_ROOT)) this.#listings.set(normalized, entries);
-    }
-    return entries;
+    return this.#directoryNames(normalized, node).map((name) =>
+      listingEntry(name, this.#node(childPath(normalized, name), path)),
+    );
   }
 
   read(path: string): Uint8Array {

@@ -1,0 +1,28 @@
+// The mount benchmark's settings (from the environment and argv) and paths, shared by its modules.
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+export const projectRoot = resolve(here, "../../..");
+export const cli = join(projectRoot, "dist/cli/main.js");
+export const addon = join(projectRoot, "native/build/Release/forage_fuse.node");
+export const cfsBinary = join(projectRoot, "scripts/bench/cfs/build/cfs");
+export const tmpInProject = join(here, ".tmp");
+export const statScript = join(here, "stat-files.pl");
+
+export const sizes = (process.argv[2] ?? "1000,10000").split(",").map(Number);
+export const reps = Number(process.env.BENCH_REPS ?? 5);
+export const systemNames = (process.env.BENCH_SYSTEMS ?? "tmpfs,cfs,cfs-ro,forage,forage-ro").split(",");
+/** Optional CPU list (taskset -c) for every daemon and workload, e.g. "0": one CPU, no cross-CPU wakeups. */
+export const pinnedCpus = process.env.BENCH_CPUS;
+/** [command, args], run under taskset when BENCH_CPUS is set (taskset execs: the pid stays the command's). */
+export const pinned = (command, args) =>
+  pinnedCpus ? ["taskset", ["-c", pinnedCpus, command, ...args]] : [command, args];
+export const GREP_WORD = "email";
+export const STAT_PASSES = 3;
+export const MOUNT_TIMEOUT_MS = 60_000;
+
+/** One progress line on stderr. */
+export const log = (line) => process.stderr.write(`[bench/mount] ${line}\n`);
+/** Resolves after ms. */
+export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
