@@ -1,7 +1,7 @@
 // docs/afi.md, "Tokens": --tokens over HTTP (fetch, and curl once), MCP (the SDK's client against a real
 // `forage serve --mcp`) and FUSE (a real mount, asked with ls, cat and grep) shows each token the same
 // view: one table of (token, path, visible?) cases for all three, then the unauthorized answers.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,7 @@ import {
   startDaemon,
   stopAllDaemons,
 } from "./helpers/mount-daemon.js";
+import { type ServeProcess, startServe, stopServe } from "./helpers/serve-process.js";
 import {
   type AccessProbe,
   expectTableCloaking,
@@ -52,34 +53,21 @@ function rankedPaths(text: string): string[] {
 const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
 const rankedFile = (query: string): string => `/.search/${query}/results.json`;
 
-/** Starts `forage serve --http 127.0.0.1:0 --tokens <the table's file> ...` and resolves with its URL. */
-async function serveHttp(children: ChildProcess[], extra: readonly string[]): Promise<string> {
-  const args = [CLI, "serve", "--http", "127.0.0.1:0", "--tokens", tokensFile, ...extra, "--example"];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let output = "";
-  return new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /over HTTP at (http:\/\/\S+)/.exec(output);
-      if (found?.[1] !== undefined) resolve(found[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`forage serve exited with ${code}: ${output}`)));
-  });
+/** Starts `forage serve --http 127.0.0.1:0 --tokens <the table's file> ...`, kept in `started` for stopping. */
+async function serveHttp(started: ServeProcess[], extra: readonly string[]): Promise<string> {
+  const served = await startServe(["--http", "127.0.0.1:0", "--tokens", tokensFile, ...extra, "--example"]);
+  started.push(served);
+  return served.url;
 }
 
 describe("HTTP", () => {
-  const children: ChildProcess[] = [];
+  const children: ServeProcess[] = [];
   let url: string;
   beforeAll(async () => {
     url = await serveHttp(children, []);
   }, 30_000);
   afterAll(async () => {
-    for (const child of children.filter((running) => running.exitCode === null)) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    for (const served of children) await stopServe(served);
   });
 
   const get = (path: string, authorization?: string, init: RequestInit = {}): Promise<Response> =>

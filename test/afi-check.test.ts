@@ -1,7 +1,7 @@
 // docs/afi.md, "Conformance kit": `forage afi-check` as a real process against Forage over FUSE, HTTP and MCP
 // (profile 2 on each), and against deliberately broken providers: a proxy in front of a real
 // `forage serve --http` that breaks one law, one that never answers, and a port nobody listens on.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +18,7 @@ import {
   startDaemon,
   stopAllDaemons,
 } from "./helpers/mount-daemon.js";
+import { type ServeProcess, startServe, stopServe } from "./helpers/serve-process.js";
 
 interface Run {
   readonly code: number;
@@ -47,30 +48,6 @@ function ids(run: Run, status: string): string[] {
   return (JSON.parse(run.stdout) as { results: JsonRow[] }).results
     .filter((row) => row.status === status)
     .map((row) => row.id);
-}
-
-/** Starts `forage serve --http 127.0.0.1:0 <args>` and resolves with its URL once it says it listens. */
-async function serveHttp(args: readonly string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, "serve", "--http", "127.0.0.1:0", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /over HTTP at (http:\/\/\S+)/.exec(output);
-      if (found?.[1] !== undefined) resolve(found[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`forage serve exited with ${code}: ${output}`)));
-  });
-  return { url, child };
-}
-
-async function stopChild(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 async function listen(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<Server> {
@@ -146,12 +123,12 @@ test("the table: every group has scenarios, ids are <group>-NN, unique and in or
 });
 
 describe("Forage passes at profile 2 over HTTP and MCP", () => {
-  let http: { url: string; child: ChildProcess } | undefined;
+  let http: ServeProcess | undefined;
   beforeAll(async () => {
-    http = await serveHttp(["--example"]);
+    http = await startServe(["--http", "127.0.0.1:0", "--example"]);
   }, 30_000);
   afterAll(async () => {
-    await stopChild(http?.child);
+    await stopServe(http);
   });
 
   test("forage serve --http: the table, every group passing, exit 0", async () => {
@@ -196,11 +173,11 @@ describe("Forage passes at profile 2 over HTTP and MCP", () => {
 
   test("with --tokens over HTTP: no token is unauthorized (access-01), and a token's view cloaks the rest", async () => {
     const directory = mkdtempSync(join(tmpdir(), "forage-afi-check-"));
-    let tokened: { url: string; child: ChildProcess } | undefined;
+    let tokened: ServeProcess | undefined;
     try {
       const tokens = join(directory, "tokens.txt");
       writeFileSync(tokens, "agent-7f3c9a1e5b2d4c6f8a0b mail.**\n", { mode: 0o600 });
-      tokened = await serveHttp(["--tokens", tokens, "--example"]);
+      tokened = await startServe(["--http", "127.0.0.1:0", "--tokens", tokens, "--example"]);
       const run = await afiCheck([
         tokened.url,
         "--token",
@@ -213,7 +190,7 @@ describe("Forage passes at profile 2 over HTTP and MCP", () => {
       expect(ids(run, "passed")).toEqual(expect.arrayContaining(["access-01", "access-02", "access-03", "access-04"]));
       expect(run.code).toBe(0);
     } finally {
-      await stopChild(tokened?.child);
+      await stopServe(tokened);
       rmSync(directory, { recursive: true, force: true });
     }
   }, 30_000);
@@ -253,14 +230,14 @@ describe.skipIf(skip !== undefined)("Forage passes at profile 2 over FUSE", () =
 });
 
 describe("broken providers fail, naming the scenario", () => {
-  let upstream: { url: string; child: ChildProcess } | undefined;
+  let upstream: ServeProcess | undefined;
   const servers: Server[] = [];
   beforeAll(async () => {
-    upstream = await serveHttp(["--example"]);
+    upstream = await startServe(["--http", "127.0.0.1:0", "--example"]);
   }, 30_000);
   afterAll(async () => {
     for (const server of servers) await close(server);
-    await stopChild(upstream?.child);
+    await stopServe(upstream);
   });
 
   async function proxy(breakage: Breakage): Promise<string> {

@@ -1,50 +1,19 @@
 // docs/afi.md, "HTTP transport": `forage serve --http` as a real process, asked by fetch and by curl.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServeProcess, startServe, stopServe } from "./helpers/serve-process.js";
 
 const MAIN = join(import.meta.dirname, "..", "dist", "cli", "main.js");
 const run = promisify(execFile);
 
-interface Served {
-  readonly url: string;
-  readonly child: ChildProcess;
-}
-
-/** Starts `forage serve --http 127.0.0.1:0 ...` and waits for the line that names its address. */
-async function serve(args: readonly string[]): Promise<Served> {
-  const child = spawn(process.execPath, [MAIN, "serve", "--http", "127.0.0.1:0", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /over HTTP at (http:\/\/\S+)/.exec(output);
-      if (found?.[1] !== undefined) resolve(found[1]);
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once("exit", (code) => reject(new Error(`forage serve exited with ${code}: ${output}`)));
-  });
-  return { url, child };
-}
-
-async function stop(served: Served | undefined): Promise<void> {
-  if (served === undefined || served.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => served.child.once("exit", resolve));
-  served.child.kill("SIGTERM");
-  await exited;
-}
-
-let server: Served;
+let server: ServeProcess;
 beforeAll(async () => {
-  server = await serve(["--example", "--cors", "https://app.example.com"]);
+  server = await startServe(["--http", "127.0.0.1:0", "--example", "--cors", "https://app.example.com"]);
 }, 30_000);
 afterAll(async () => {
-  await stop(server);
+  await stopServe(server);
 });
 
 const at = (path: string): string => new URL(path, server.url).toString();
@@ -176,13 +145,13 @@ describe("CORS and curl", () => {
 });
 
 describe("rate limit", () => {
-  let limited: Served | undefined;
+  let limited: ServeProcess | undefined;
   afterAll(async () => {
-    await stop(limited);
+    await stopServe(limited);
   });
 
   test("past --rate N/s a client gets 429 with Retry-After and retry_after", async () => {
-    limited = await serve(["--example", "--rate", "3/s"]);
+    limited = await startServe(["--http", "127.0.0.1:0", "--example", "--rate", "3/s"]);
     const url = new URL("/afi/stat?path=/", limited.url).toString();
     const statuses: number[] = [];
     let refused: Response | undefined;

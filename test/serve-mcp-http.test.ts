@@ -1,41 +1,22 @@
 // docs/afi.md, "MCP over HTTP": `forage serve --mcp --http` as a real process, driven by the SDK's own
 // Client over its Streamable HTTP client transport, and asked by fetch where a client would not go.
-import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServeProcess, startServe, stopServe } from "./helpers/serve-process.js";
 
-const MAIN = join(import.meta.dirname, "..", "dist", "cli", "main.js");
-
-let child: ChildProcess;
+let served: ServeProcess;
 let url: URL;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [MAIN, "serve", "--mcp", "--http", "127.0.0.1:0", "--example"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  url = await new Promise<URL>((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /over MCP \(Streamable HTTP\) at (http:\/\/\S+)/.exec(output);
-      if (found?.[1] !== undefined) resolve(new URL(found[1]));
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once("exit", (code) => reject(new Error(`forage serve exited with ${code}: ${output}`)));
-  });
+  served = await startServe(["--mcp", "--http", "127.0.0.1:0", "--example"]);
+  url = new URL(served.url);
 }, 30_000);
 
 afterAll(async () => {
-  if (child === undefined || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
+  await stopServe(served);
 });
 
 async function connect(): Promise<Client> {
