@@ -1,26 +1,7 @@
+import { SINGLE_SUBSCHEMAS, SUBSCHEMA_LISTS, SUBSCHEMA_MAPS } from "../json-schema/subschema-keywords.js";
 import type { JsonSchema, JsonValue } from "../json-value.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
-
-/** Keywords whose value is one subschema. */
-const SUBSCHEMA = new Set([
-  "additionalProperties",
-  "items",
-  "additionalItems",
-  "not",
-  "contains",
-  "propertyNames",
-  "if",
-  "then",
-  "else",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-]);
-/** Keywords whose value is a list of subschemas (`items` too, in draft 4's tuple form). */
-const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-/** Keywords whose value maps names to subschemas; the names keep their order, which describe shows. */
-const SUBSCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 /**
  * The order keywords are written in: what a schema is, then its members, then
@@ -128,13 +109,13 @@ function normalizeSchema(schema: JsonValue): JsonValue {
 /** The keyword's value in normal form, or undefined when the keyword is left out. */
 function normalizeKeyword(keyword: string, value: JsonValue): JsonValue | undefined {
   if (keyword === "example") return undefined;
-  if (SUBSCHEMA_LIST.has(keyword) && Array.isArray(value)) return normalizeList(value);
-  if (SUBSCHEMA_MAP.has(keyword) && isSchemaObject(value)) {
+  if (SUBSCHEMA_LISTS.has(keyword) && Array.isArray(value)) return normalizeList(value);
+  if (SUBSCHEMA_MAPS.has(keyword) && isSchemaObject(value)) {
     const map = normalizeMap(value);
     return Object.keys(map).length === 0 && keyword === "properties" ? undefined : map;
   }
   if (keyword === "required" && Array.isArray(value) && value.length === 0) return undefined;
-  if (!SUBSCHEMA.has(keyword)) return value;
+  if (!SINGLE_SUBSCHEMAS.has(keyword)) return value;
   const normal = normalizeSchema(value);
   if (keyword === "additionalProperties" && isTrueSchema(normal)) return undefined;
   if (keyword === "propertyNames" && (isTrueSchema(normal) || isStringSchema(normal))) return undefined;

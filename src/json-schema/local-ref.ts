@@ -3,30 +3,13 @@ import type { DialectProfile } from "./dialect.js";
 import { isJsonObject } from "./json-document.js";
 import { formatPointer, parsePointer } from "./json-pointer.js";
 import { malformedSchema, unsupportedKeyword } from "./refusal.js";
+import { SINGLE_SUBSCHEMAS, SUBSCHEMA_LISTS, SUBSCHEMA_MAPS } from "./subschema-keywords.js";
 
 /** A `$ref` target: the node and its canonical location in the document. */
 export interface RefTarget {
   readonly node: JsonValue;
   readonly pointer: string;
 }
-
-// Keywords whose value holds subschemas, so a pointer walk knows when it stands on a schema.
-const SCHEMA_MAPS = new Set(["properties", "$defs", "definitions", "patternProperties", "dependentSchemas"]);
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-const SINGLE_SCHEMAS = new Set([
-  "items",
-  "additionalProperties",
-  "additionalItems",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-]);
 
 type Position = "schema" | "container" | "data";
 
@@ -97,8 +80,8 @@ function member(node: JsonValue, token: string): JsonValue | undefined {
 function nextPosition(position: Position, token: string, next: JsonValue): Position {
   if (position === "container") return "schema";
   if (position === "data") return "data";
-  if (SCHEMA_MAPS.has(token) || (SCHEMA_LISTS.has(token) && Array.isArray(next))) return "container";
-  if (SINGLE_SCHEMAS.has(token)) return "schema";
+  if (SUBSCHEMA_MAPS.has(token) || (SUBSCHEMA_LISTS.has(token) && Array.isArray(next))) return "container";
+  if (SINGLE_SUBSCHEMAS.has(token)) return "schema";
   return "data";
 }
 

@@ -1,25 +1,9 @@
 import { ForageError } from "../../forage-error.js";
+import { SINGLE_SUBSCHEMAS, SUBSCHEMA_LISTS, SUBSCHEMA_MAPS } from "../../json-schema/subschema-keywords.js";
 import type { JsonValue } from "../../json-value.js";
 import { MAX_ANNOTATION_JSON_LENGTH, MAX_EXPANDED_DEPTH } from "../limits.js";
 import { boundDescription, boundTitle } from "../text-limits.js";
 
-// Keywords whose value is a map of subschemas, a list of subschemas, or one subschema.
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const SINGLE_SCHEMAS = new Set([
-  "items",
-  "additionalProperties",
-  "additionalItems",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-]);
 // Annotations that say nothing a validator or a caller needs; dropped because they are unbounded provider data.
 const DROPPED = new Set(["$comment", "externalDocs", "xml", "discriminator"]);
 // Annotation values kept only when small: they are data, which cannot be cut like text.
@@ -55,15 +39,15 @@ function copyKeyword(key: string, value: unknown, depth: number, path: Set<objec
   if (key === "title" && typeof value === "string") return boundTitle(value);
   if (key === "description" && typeof value === "string") return boundDescription(value);
   if (SIZED.has(key)) return JSON.stringify(value).length <= MAX_ANNOTATION_JSON_LENGTH ? copyData(value) : undefined;
-  if (SCHEMA_MAPS.has(key) && isRecord(value)) {
+  if (SUBSCHEMA_MAPS.has(key) && isRecord(value)) {
     const out: Record<string, JsonValue> = {};
     for (const [name, child] of Object.entries(value)) out[name] = copySchema(child, depth + 1, path);
     return out;
   }
-  if ((SCHEMA_LISTS.has(key) || key === "items") && Array.isArray(value)) {
+  if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) {
     return value.map((child) => copySchema(child, depth + 1, path));
   }
-  if (SINGLE_SCHEMAS.has(key)) return copySchema(value, depth + 1, path);
+  if (SINGLE_SUBSCHEMAS.has(key)) return copySchema(value, depth + 1, path);
   return copyData(value);
 }
 
