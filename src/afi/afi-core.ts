@@ -1,4 +1,5 @@
 import picomatch from "picomatch";
+import { lowerBound } from "../lower-bound.js";
 import {
   contentSearchScope,
   parseContentQuery,
@@ -174,13 +175,17 @@ class TreeAfiCore implements AfiCore {
       return after !== undefined && path === after[0] ? { path, text, fromLine: after[1] + 1 } : { path, text };
     };
     // A file scope is that file alone; a directory's files share its prefix, so they are contiguous in sorted order.
-    if (files[lowerBound(files, scope)] === scope) {
+    if (files[lowerBound(files.length, (at) => (files[at] as string) < scope)] === scope) {
       if (after === undefined || after[0] <= scope) yield file(scope);
       return;
     }
     const prefix = scope === "/" ? "/" : `${scope}/`;
     const start = after === undefined || after[0] < prefix ? prefix : after[0];
-    for (let index = lowerBound(files, start); index < files.length; index += 1) {
+    for (
+      let index = lowerBound(files.length, (at) => (files[at] as string) < start);
+      index < files.length;
+      index += 1
+    ) {
       const path = files[index] as string;
       if (!path.startsWith(prefix)) break;
       yield file(path);
@@ -255,16 +260,4 @@ function searchPosition(position: readonly unknown[]): readonly [string, number]
   if (typeof path !== "string" || typeof line !== "number" || !Number.isSafeInteger(line) || line < 1)
     throw afiError("invalid_path", "the cursor is not one this provider issued");
   return [path, line];
-}
-
-/** The first index whose path is not before `path`, in a sorted list. */
-function lowerBound(sorted: readonly string[], path: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((sorted[middle] as string) < path) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

@@ -1,5 +1,6 @@
 import { declareEnv } from "../describe/env-declaration.js";
 import { ForageError } from "../forage-error.js";
+import { lowerBound } from "../lower-bound.js";
 import { SearchIndex } from "../search/search-index.js";
 import { sha256Hex } from "./canonical-json.js";
 import { type CatalogCore, declarationHeader } from "./catalog-core.js";
@@ -209,14 +210,7 @@ export class CatalogView implements Forage {
   }
 
   #lowerBound(path: string): number {
-    let low = 0;
-    let high = this.#visible.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.#operation(this.#visible[middle] as number).path < path) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return lowerBound(this.#visible.length, (index) => this.#operation(this.#visible[index] as number).path < path);
   }
 
   #operation(doc: number) {

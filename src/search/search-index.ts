@@ -1,3 +1,4 @@
+import { lowerBound } from "../lower-bound.js";
 import { visitBestFirst } from "./best-first.js";
 import { splitCompound } from "./compound-words.js";
 import { weightedTerms } from "./document-terms.js";
@@ -244,13 +245,8 @@ export class SearchIndex {
   }
 
   #completions(prefix: string): string[] {
-    let low = 0;
-    let high = this.#sortedTerms.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.#sortedTerms[middle] as string) < prefix) low = middle + 1;
-      else high = middle;
-    }
+    const terms = this.#sortedTerms;
+    const low = lowerBound(terms.length, (index) => (terms[index] as string) < prefix);
     const found: string[] = [];
     for (let index = low; index < this.#sortedTerms.length && found.length < MAX_PREFIX_EXPANSIONS; index += 1) {
       const term = this.#sortedTerms[index] as string;
