@@ -13,6 +13,7 @@ import {
   freshMountpoint,
   isMounted,
   mountSkipReason,
+  quote,
   removeMountpoint,
   sh,
   spawnDaemon,
@@ -28,7 +29,6 @@ if (skip === undefined && !root) console.log("CLI tests that read a mount as ano
 const NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups";
 /** Tests that read the mount as another user, or mount tmpfs, run as root (as in CI). */
 const asRoot = test.skipIf(!root);
-const quote = (path: string) => `'${path.replace(/'/g, "'\\''")}'`;
 const cli = `${quote(process.execPath)} ${quote(CLI)}`;
 
 const mountpoints: string[] = [];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   freshMountpoint,
   mountSkipReason,
+  quote,
   removeMountpoint,
   sh,
   startDaemon,
@@ -14,7 +15,6 @@ import {
 const skip = mountSkipReason();
 if (skip !== undefined) console.log(`mount tests skipped: ${skip}`);
 
-const quote = (path: string) => `'${path.replace(/'/g, "'\\''")}'`;
 const NAME_MAX = 1_024;
 
 describe.skipIf(skip !== undefined)("forage mount --example: names and search", () => {

@@ -9,6 +9,7 @@ import {
   freshMountpoint,
   isMounted,
   mountSkipReason,
+  quote,
   removeMountpoint,
   sh,
   startDaemon,
@@ -17,7 +18,6 @@ import {
 
 const skip = mountSkipReason();
 if (skip !== undefined) console.log(`mount lifecycle tests skipped: ${skip}`);
-const quote = (path: string) => `'${path.replace(/'/g, "'\\''")}'`;
 const mountpoints: string[] = [];
 function mountpoint(label: string): string {
   const path = freshMountpoint(label);

@@ -9,6 +9,7 @@ import { normalizeOpenApi } from "../src/openapi/index.js";
 import {
   freshMountpoint,
   mountSkipReason,
+  quote,
   removeMountpoint,
   sh,
   startDaemon,
@@ -22,7 +23,6 @@ const examples = join(import.meta.dirname, "fixtures", "openapi-examples", "v3.0
 const petstore = join(examples, "petstore.yaml");
 const uspto = join(examples, "uspto.yaml");
 const cli = `'${process.execPath}' '${join(process.cwd(), "dist/cli/main.js")}'`;
-const quote = (path: string) => `'${path.replace(/'/g, "'\\''")}'`;
 const scratch = mkdtempSync(join("/tmp", "forage-mount-sources-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -12,6 +12,7 @@ import {
   freshMountpoint,
   mountinfoLine,
   mountSkipReason,
+  quote,
   removeMountpoint,
   sh,
   startDaemon,
@@ -27,7 +28,6 @@ const expectedTree = createCatalogTree(catalog, {
   stamp: catalog.stamp(),
   providerVersion: "x",
 });
-const quote = (path: string) => `'${path.replace(/'/g, "'\\''")}'`;
 
 describe.skipIf(skip !== undefined)("forage mount --example", () => {
   let daemon: Daemon;

@@ -171,6 +171,9 @@ export function removeMountpoint(mountpoint: string): void {
   rmSync(mountpoint, { recursive: true, force: true });
 }
 
+/** A path as one single-quoted word for `sh`. */
+export const quote = (path: string): string => `'${path.replace(/'/g, "'\\''")}'`;
+
 /** Runs a shell command as its own process (never in the daemon's process) and returns its result. */
 export function sh(command: string, cwd?: string): { status: number; stdout: string; stderr: string } {
   const result = spawnSync("bash", ["-c", command], { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
