@@ -108,6 +108,18 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
     expect(readme).not.toMatch(/by meaning/);
   });
 
+  // docs/mount.md, "The README"
+  test("the README holds the root index's namespace lines, so one cat both explains and maps the mount", () => {
+    const readme = sh(`cat ${quote(join(mnt, "README.md"))}`).stdout;
+    const map = readme.slice(readme.indexOf("\n## Namespaces\n"), readme.indexOf("\n## Sources\n"));
+    const namespaceLines = sh(`grep -v '^#' ${quote(join(mnt, "@index.txt"))}`)
+      .stdout.trim()
+      .split("\n");
+    expect(namespaceLines).toHaveLength(2);
+    for (const line of namespaceLines) expect(map).toContain(`\n${line}\n`);
+    expect(readme).toContain('Pick the namespaces from "Namespaces" below');
+  });
+
   test("forage export writes the same files", () => {
     const out = join(scratch, "export");
     const result = sh(`${cli} export ${quote(petstore)} ${quote(uspto)} ${quote(out)}`);

@@ -38,7 +38,10 @@ class CatalogTree implements VirtualTree {
       options.subtree,
       options.sources ?? [],
       (layout, operationCount, sources) =>
-        addMetadataFiles(layout, options, operationCount, sources, () => this.#namespaceFiles.composedDeclaration("/")),
+        addMetadataFiles(layout, options, operationCount, sources, {
+          rootDeclaration: () => this.#namespaceFiles.composedDeclaration("/"),
+          namespaceMap: () => this.#namespaceFiles.namespaceLines("/"),
+        }),
     );
     const layout = this.#layout;
     this.#namespaceFiles = new NamespaceFiles(layout);

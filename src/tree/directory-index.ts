@@ -56,7 +56,8 @@ export function indexPagesHeaded(headline: string, entries: readonly IndexEntry[
   );
 }
 
-function indexLine(entry: IndexEntry): string {
+/** One entry's line, as every index shows it. */
+export function indexLine(entry: IndexEntry): string {
   switch (entry.kind) {
     case "operation": {
       const { path, description, sample } = entry.summary;

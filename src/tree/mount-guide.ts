@@ -2,10 +2,11 @@ import type { ManifestSource } from "./manifest.js";
 import { coverageSentence, SOURCE_FILE, UNSUPPORTED_FILE } from "./source-files.js";
 import { plural } from "./text-pages.js";
 
-const RANKED_SEARCH = `3. Several tasks at once, ranked best first: \`for q in "send email" "create issue"; do cat ".search/$q/@index.txt"; done\`
-   (each query's best ten operations, then the best five the sources offer but Forage could not describe). The
-   ranking is lexical (BM25F over the words of the path, description, capability notes, instructions and input
-   field names): no translation and no synonyms, so use the words the operations themselves use.
+const RANKED_SEARCH = `3. Or, for tasks that name no namespace, several ranked queries in one call:
+   \`for q in "send email" "create issue"; do cat ".search/$q/@index.txt"; done\` (each query's best ten
+   operations, then the best five the sources offer but Forage could not describe). The ranking is
+   lexical (BM25F over the words of the path, description, capability notes, instructions and input field
+   names): no translation and no synonyms, so use the words the operations themselves use.
 `;
 
 const RANKED_SEARCH_DETAIL = `- Ranked search also lists \`.search/<query>/\` as entries named by rank that read as the operation's \`.d.ts\`,
@@ -22,6 +23,8 @@ export function mountReadme(facts: {
   sources: readonly ManifestSource[];
   /** False when there is no ranked .search/ directory (an export); default true. */
   rankedSearch?: boolean;
+  /** The root index's namespace lines; undefined when they would not fit one page. */
+  namespaceMap?: readonly string[] | undefined;
 }): string {
   const scope = facts.subtree === null ? "" : ` under namespace \`${facts.subtree}\``;
   const textSearch = facts.searchable
@@ -34,12 +37,12 @@ export function mountReadme(facts: {
 This read-only directory describes ${count}${scope} (revision \`${facts.revision}\`).
 Forage only describes operations: it never runs them and grants no permission to use them.
 
-Quick start: each of these is one shell call; ask for everything you need in the same call.
-1. \`cat @index.txt\`: the namespaces, one line each with its summary, the names it contains and its counts.
-2. \`cat NS1/@index.txt NS2/@index.txt\`: every operation of those namespaces, one line each:
-   \`path — first sentence — sample call — optional: other inputs\`. An \`[unsupported] NS: NAME\` line is an
-   operation the source offers under that name that Forage could not describe: it has no files here, but it is
-   the source's operation all the same.
+Finding operations takes two shell calls; ask for everything you need in each.
+${firstStep(facts.namespaceMap)}
+2. \`cat NS1/@index.txt NS2/@index.txt\`, every namespace your tasks need in one call: one line per operation,
+   \`path — first sentence — sample call — optional: other inputs\`. That line is enough to choose an operation;
+   its \`.json\` holds the full schemas. An \`[unsupported] NS: NAME\` line is an operation the source offers under
+   that name that Forage could not describe: it has no files here, but it is the source's operation all the same.
 ${facts.rankedSearch === false ? "" : RANKED_SEARCH}
 Every directory has an \`@index.txt\`, one line per child (paged as \`@index.2.txt\`, … past 500 lines or 64 KiB;
 each page names the next). The whole catalog in one call: \`grep -rh "" --include='@index*.txt' .\`; operations by
@@ -56,7 +59,20 @@ their words: \`grep -rhi "send email" --include='@index*.txt' .\`
   \`${UNSUPPORTED_FILE}\` (one line each: name, summary and reason; \`grep -ri unsupported .\` finds them all).
 ${facts.rankedSearch === false ? "" : RANKED_SEARCH_DETAIL}${textSearch}
 - Type-check every declaration: \`tsc -p .\`
-${sourcesSection(facts.sources)}`;
+${namespaceSection(facts.namespaceMap)}${sourcesSection(facts.sources)}`;
+}
+
+/** The quick start's first step: the map below when the README holds it, else the paged root index. */
+function firstStep(map: readonly string[] | undefined): string {
+  return map === undefined
+    ? "1. `cat @index.txt` (and the pages it names): the namespaces, one line each with its summary, the names it contains and its counts."
+    : '1. Pick the namespaces from "Namespaces" below (the same lines as `cat @index.txt`): one line each with its\n   summary, the names it contains and its counts.';
+}
+
+/** The root index's namespace lines, so that reading this README is the first call and the last look around. */
+function namespaceSection(map: readonly string[] | undefined): string {
+  if (map === undefined || map.length === 0) return "";
+  return `\n## Namespaces\n\n${map.join("\n")}\n`;
 }
 
 /** One line per source: how many of its operations are described, and where the rest are listed. */

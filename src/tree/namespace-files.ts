@@ -1,10 +1,10 @@
 import type { CatalogLayout, DirectoryFacts } from "./catalog-layout.js";
-import { INDEX_STEM, type IndexEntry, indexPages } from "./directory-index.js";
+import { INDEX_STEM, type IndexEntry, indexLine, indexPages } from "./directory-index.js";
 import { composedNamespaceDeclaration, type DeclaredChild } from "./editor-declarations.js";
 import { optionalInputs } from "./optional-inputs.js";
 import { SOURCE_FILE, sourceSummary, sourceText, UNSUPPORTED_STEM, unsupportedPages } from "./source-files.js";
 import type { SourceInfo } from "./source-info.js";
-import { pageName } from "./text-pages.js";
+import { MAX_PAGE_BYTES, MAX_PAGE_LINES, pageName } from "./text-pages.js";
 import { type FileNode, fileNode } from "./tree-nodes.js";
 import { childPath } from "./tree-path.js";
 
@@ -35,6 +35,20 @@ export class NamespaceFiles {
       this.#made.set(directory, files);
     }
     return files;
+  }
+
+  /**
+   * The index lines of a directory's namespaces, for the README's map; undefined when they would
+   * not fit one index page, so the README stays short and points at the paged index instead.
+   */
+  namespaceLines(directory: string): string[] | undefined {
+    const facts = this.#layout.facts(directory);
+    if (facts === undefined) return undefined;
+    const lines = this.#indexEntries(directory, facts)
+      .filter((entry) => entry.kind === "namespace")
+      .map(indexLine);
+    const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+    return lines.length <= MAX_PAGE_LINES && bytes <= MAX_PAGE_BYTES ? lines : undefined;
   }
 
   /** The declaration of a directory's namespace, composed from its operations' files and its namespaces' files. */
