@@ -83,6 +83,21 @@ typedef struct node_table {
   double entry_timeout, attr_timeout, negative_timeout;
 } node_table;
 
+/* A byte blob that grows as it is filled. */
+struct table_blob {
+  char *bytes;
+  size_t used, size;
+};
+
+/* A node table being copied from JS a chunk at a time (node-table.c). Nothing serves it: it
+ * becomes a node_table only once filled and numbered. */
+typedef struct staged_table {
+  node_table *table;
+  uint32_t copied; /* nodes whose fields, name and bytes are in */
+  uint32_t sorted; /* nodes whose run of by_name is sorted (once all are copied) */
+  struct table_blob names, data;
+} staged_table;
+
 /* The one lifecycle of a session. It only moves down this list.
  *
  *   SERVING --unmount()--> CLOSING --no batch pending--> CLOSED
@@ -125,7 +140,8 @@ typedef struct forage_session {
   uint8_t *plain;
   size_t plain_size;
 
-  node_table *table; /* NULL until JS loads one */
+  node_table *table;   /* NULL until JS loads one */
+  staged_table *staged; /* the next table, while JS fills it; never served */
 
   /* JS scopes opened lazily for the rest of one wakeup (js-calls.c). */
   bool in_js;
@@ -194,8 +210,12 @@ size_t attr_add_direntry(forage_session *s, fuse_req_t req, char *buf, size_t re
                          const char *name, uint64_t ino, uint32_t mode, double size, bool plus,
                          double entry_timeout, double attr_timeout, off_t next);
 
-/* node-table.c: the tree JS hands over whole (NULL-safe lookups). */
-node_table *table_from_js(napi_env env, napi_value spec); /* NULL with an exception pending */
+/* node-table.c: the tree JS hands over, staged in chunks (NULL-safe lookups). Each function
+ * that takes env fails with an exception pending. */
+staged_table *table_stage(napi_env env, napi_value spec);
+bool table_fill(napi_env env, staged_table *st, napi_value spec, uint32_t budget, bool *done);
+node_table *table_number(napi_env env, staged_table *st, napi_value numbers); /* consumes st on success */
+void table_staged_free(staged_table *st);
 void table_free(node_table *t);
 const table_node *table_find(const node_table *t, uint64_t ino);
 const table_node *table_child(const node_table *t, const table_node *dir, const char *name);
@@ -235,7 +255,10 @@ bool table_read(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, 
 bool table_readdir(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                    bool plus);
 bool table_holds(const forage_session *s, fuse_ino_t ino);
-napi_value js_load_table(napi_env env, napi_callback_info info);
+napi_value js_stage_table(napi_env env, napi_callback_info info);
+napi_value js_fill_staged_table(napi_env env, napi_callback_info info);
+napi_value js_serve_staged_table(napi_env env, napi_callback_info info);
+napi_value js_drop_staged_table(napi_env env, napi_callback_info info);
 
 /* replies.c: the reply functions exported to JS. */
 napi_value js_reply_err(napi_env env, napi_callback_info info);
@@ -270,6 +293,6 @@ napi_value js_invalidate(napi_env env, napi_callback_info info);
 
 /* ---- Layer 6 ------------------------------------------------------------ */
 
-/* addon.c: the module (mount, unmount, setMtime, loadTable, ...); exports nothing to C. */
+/* addon.c: the module (mount, unmount, setMtime, stageTable, ...); exports nothing to C. */
 
 #endif

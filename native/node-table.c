@@ -14,6 +14,12 @@
  * in strcmp order. That keeps a lookup within memory its siblings' lookups
  * just touched, which matters: `find` and `stat` go directory by directory.
  * The table is immutable once built; loading another one replaces it whole.
+ *
+ * A table is built in steps, so that a big one never holds the loop for long:
+ * staged (allocated), filled a chunk of nodes per call (fields, names, bytes,
+ * then each directory's run of by_name sorted), then numbered in one short
+ * step (inode numbers, the hash by inode, the parent checks), which is when it
+ * may be served. Until then nothing serves it.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "forage_fuse.h"
@@ -84,13 +90,12 @@ static bool fail(napi_env env, const char *message) {
   return false;
 }
 
-/* A byte blob that grows as it is filled. */
-struct blob {
-  char *bytes;
-  size_t used, size;
-};
+static bool out_of_memory(napi_env env) {
+  napi_throw_error(env, NULL, "forage_fuse: out of memory for the node table");
+  return false;
+}
 
-static bool blob_reserve(struct blob *b, size_t more) {
+static bool blob_reserve(struct table_blob *b, size_t more) {
   if (b->size - b->used > more) return true;
   size_t size = b->size ? b->size : 4096;
   while (size - b->used <= more) size *= 2;
@@ -139,16 +144,17 @@ static bool is_integer(double d) {
 }
 
 /* Copies inos and parents (whole numbers; inos positive). */
-static bool copy_numbers(napi_env env, napi_value spec, node_table *t) {
+static bool copy_numbers(napi_env env, napi_value numbers, node_table *t) {
   size_t count = t->count;
   const double *inos, *parents;
-  if (!typed_field(env, spec, "inos", napi_float64_array, &count, (const void **)&inos)) return false;
+  if (!typed_field(env, numbers, "inos", napi_float64_array, &count, (const void **)&inos))
+    return false;
   for (uint32_t i = 0; i < t->count; i++) {
     if (!is_integer(inos[i]) || inos[i] == 0)
       return fail(env, "forage_fuse: node inode numbers must be positive integers");
     t->nodes[i].ino = (uint64_t)inos[i];
   }
-  if (!typed_field(env, spec, "parents", napi_float64_array, &count, (const void **)&parents))
+  if (!typed_field(env, numbers, "parents", napi_float64_array, &count, (const void **)&parents))
     return false;
   for (uint32_t i = 0; i < t->count; i++) {
     if (!is_integer(parents[i])) return fail(env, "forage_fuse: parent inode numbers must be integers");
@@ -157,15 +163,15 @@ static bool copy_numbers(napi_env env, napi_value spec, node_table *t) {
   return true;
 }
 
-/* Copies modes, flags, firstChild and childCount. */
-static bool copy_fields(napi_env env, napi_value spec, node_table *t) {
+/* Copies modes, flags, firstChild and childCount of nodes [from, to). */
+static bool copy_fields(napi_env env, napi_value spec, node_table *t, uint32_t from, uint32_t to) {
   static const char *const keys[] = { "modes", "flags", "firstChild", "childCount" };
   for (int k = 0; k < 4; k++) {
     size_t count = t->count;
     const uint32_t *values;
     if (!typed_field(env, spec, keys[k], napi_uint32_array, &count, (const void **)&values))
       return false;
-    for (uint32_t i = 0; i < t->count; i++) {
+    for (uint32_t i = from; i < to; i++) {
       table_node *n = &t->nodes[i];
       uint32_t *field[] = { &n->mode, &n->flags, &n->first_child, &n->child_count };
       *field[k] = values[i];
@@ -175,7 +181,7 @@ static bool copy_fields(napi_env env, napi_value spec, node_table *t) {
 }
 
 /* Appends names[i] to the names blob, NUL-terminated. */
-static bool copy_name(napi_env env, napi_value names, node_table *t, struct blob *b, uint32_t i) {
+static bool copy_name(napi_env env, napi_value names, node_table *t, struct table_blob *b, uint32_t i) {
   napi_value v;
   size_t len = 0;
   if (napi_get_element(env, names, i, &v) != napi_ok ||
@@ -183,7 +189,7 @@ static bool copy_name(napi_env env, napi_value names, node_table *t, struct blob
     return fail(env, "forage_fuse: node names must be strings");
   if (len > MAX_NAME_BYTES) return fail(env, "forage_fuse: a node name is longer than 1024 bytes");
   if (b->used + len + 1 > UINT32_MAX) return fail(env, "forage_fuse: node names exceed 4 GiB");
-  if (!blob_reserve(b, len + 1)) return false;
+  if (!blob_reserve(b, len + 1)) return out_of_memory(env);
   size_t copied = 0;
   napi_get_value_string_utf8(env, v, b->bytes + b->used, len + 1, &copied);
   t->nodes[i].name = (uint32_t)b->used;
@@ -194,7 +200,7 @@ static bool copy_name(napi_env env, napi_value names, node_table *t, struct blob
 
 /* Appends contents[i] (a Uint8Array, or nothing when undefined) to the data blob, NUL-terminated
  * so that a symlink target is a C string. */
-static bool copy_content(napi_env env, napi_value contents, node_table *t, struct blob *b,
+static bool copy_content(napi_env env, napi_value contents, node_table *t, struct table_blob *b,
                          uint32_t i) {
   napi_value v;
   napi_valuetype type;
@@ -210,7 +216,7 @@ static bool copy_content(napi_env env, napi_value contents, node_table *t, struc
     if (!is_typed || actual != napi_uint8_array)
       return fail(env, "forage_fuse: node contents must be Uint8Arrays or undefined");
   }
-  if (!blob_reserve(b, len + 1)) return false;
+  if (!blob_reserve(b, len + 1)) return out_of_memory(env);
   if (len > 0) memcpy(b->bytes + b->used, bytes, len);
   b->bytes[b->used + len] = '\0';
   t->nodes[i].data = b->used;
@@ -219,18 +225,17 @@ static bool copy_content(napi_env env, napi_value contents, node_table *t, struc
   return true;
 }
 
-/* Checks what the request paths rely on, once everything is copied. */
-static bool check_nodes(napi_env env, node_table *t) {
-  if (!S_ISDIR(t->nodes[0].mode)) return fail(env, "forage_fuse: node 0 of a table must be its root directory");
-  for (uint32_t i = 0; i < t->count; i++) {
-    table_node *n = &t->nodes[i];
-    if (!S_ISDIR(n->mode) && !S_ISREG(n->mode) && !S_ISLNK(n->mode))
-      return fail(env, "forage_fuse: a node must be a directory, a regular file or a symlink");
-    uint64_t end = (uint64_t)n->first_child + n->child_count;
-    if (n->child_count > 0 && (!S_ISDIR(n->mode) || n->first_child <= i || end > t->count))
-      return fail(env, "forage_fuse: a node's children must follow it in the table");
-    if (S_ISDIR(n->mode)) n->size = 0;
-  }
+
+/* What the request paths rely on, of node i alone. */
+static bool check_node(napi_env env, node_table *t, uint32_t i) {
+  table_node *n = &t->nodes[i];
+  if (i == 0 && !S_ISDIR(n->mode)) return fail(env, "forage_fuse: node 0 of a table must be its root directory");
+  if (!S_ISDIR(n->mode) && !S_ISREG(n->mode) && !S_ISLNK(n->mode))
+    return fail(env, "forage_fuse: a node must be a directory, a regular file or a symlink");
+  uint64_t end = (uint64_t)n->first_child + n->child_count;
+  if (n->child_count > 0 && (!S_ISDIR(n->mode) || n->first_child <= i || end > t->count))
+    return fail(env, "forage_fuse: a node's children must follow it in the table");
+  if (S_ISDIR(n->mode)) n->size = 0;
   return true;
 }
 
@@ -253,22 +258,25 @@ static int compare_names(const void *a, const void *b, void *table) {
   return strcmp(node_name(t, x), node_name(t, y));
 }
 
-/* Sorts each directory's run of by_name. Refused: a child whose parent is
- * another node, and two equal names in one directory. */
-static bool index_names(napi_env env, node_table *t) {
-  for (uint32_t i = 0; i < t->count; i++) t->by_name[i] = i;
+/* Sorts a directory's run of by_name. Refused: two equal names in one directory. */
+static bool sort_run(napi_env env, node_table *t, const table_node *dir) {
+  uint32_t *run = t->by_name + dir->first_child;
+  if (dir->child_count < 2) return true;
+  qsort_r(run, dir->child_count, sizeof *run, compare_names, t);
+  for (uint32_t k = 1; k < dir->child_count; k++) {
+    if (compare_names(&run[k - 1], &run[k], t) == 0)
+      return fail(env, "forage_fuse: two nodes of one directory share a name");
+  }
+  return true;
+}
+
+/* Refused: a child whose parent is another node. */
+static bool check_parents(napi_env env, const node_table *t) {
   for (uint32_t i = 0; i < t->count; i++) {
     const table_node *dir = &t->nodes[i];
-    uint32_t *run = t->by_name + dir->first_child;
-    for (uint32_t k = 0; k < dir->child_count; k++) {
-      if (t->nodes[run[k]].parent != dir->ino)
+    for (uint32_t k = dir->first_child; k < dir->first_child + dir->child_count; k++) {
+      if (t->nodes[k].parent != dir->ino)
         return fail(env, "forage_fuse: a node is not in its parent's run of children");
-    }
-    if (dir->child_count < 2) continue;
-    qsort_r(run, dir->child_count, sizeof *run, compare_names, t);
-    for (uint32_t k = 1; k < dir->child_count; k++) {
-      if (compare_names(&run[k - 1], &run[k], t) == 0)
-        return fail(env, "forage_fuse: two nodes of one directory share a name");
     }
   }
   return true;
@@ -289,47 +297,88 @@ static node_table *table_alloc(uint32_t count) {
     return NULL;
   }
   memset(t->by_ino, 0xff, slots * sizeof *t->by_ino);
+  for (uint32_t i = 0; i < count; i++) t->by_name[i] = i;
   return t;
 }
 
-/* Copies names and contents, each element read once (a getter cannot make a second read
- * disagree with the first). */
-static bool copy_strings(napi_env env, napi_value spec, node_table *t) {
-  napi_value names, contents;
-  struct blob name_blob = { 0 }, data_blob = { 0 };
-  bool ok = array_field(env, spec, "names", t->count, &names) &&
-            array_field(env, spec, "contents", t->count, &contents);
-  for (uint32_t i = 0; ok && i < t->count; i++)
-    ok = copy_name(env, names, t, &name_blob, i) && copy_content(env, contents, t, &data_blob, i);
-  t->names = name_blob.bytes;
-  t->data = data_blob.bytes;
-  if (ok && (!t->names || !t->data)) ok = false; /* an allocation failed */
-  return ok;
+/* ---- Staging ------------------------------------------------------------- */
+
+void table_staged_free(staged_table *st) {
+  if (!st) return;
+  free(st->names.bytes);
+  free(st->data.bytes);
+  table_free(st->table);
+  free(st);
 }
 
-node_table *table_from_js(napi_env env, napi_value spec) {
+staged_table *table_stage(napi_env env, napi_value spec) {
   size_t count = 0;
   const void *ignored;
-  if (!typed_field(env, spec, "inos", napi_float64_array, &count, &ignored)) return NULL;
+  if (!typed_field(env, spec, "modes", napi_uint32_array, &count, &ignored)) return NULL;
   if (count == 0 || count >= EMPTY_SLOT / 4) {
     fail(env, "forage_fuse: a node table needs between 1 and 2^30 nodes");
     return NULL;
   }
-  node_table *t = table_alloc((uint32_t)count);
-  if (!t) {
-    napi_throw_error(env, NULL, "forage_fuse: out of memory for the node table");
+  staged_table *st = calloc(1, sizeof *st);
+  if (st) st->table = table_alloc((uint32_t)count);
+  if (!st || !st->table) {
+    table_staged_free(st);
+    out_of_memory(env);
     return NULL;
   }
-  bool ok = copy_numbers(env, spec, t) && copy_fields(env, spec, t) &&
-            copy_strings(env, spec, t) && check_nodes(env, t);
+  return st;
+}
+
+/* Copies nodes [from, to): their fields first, then each name and content read once (a
+ * getter cannot make a second read disagree with the first), then checks each. */
+static bool fill_nodes(napi_env env, staged_table *st, napi_value spec, uint32_t from, uint32_t to) {
+  node_table *t = st->table;
+  napi_value names, contents;
+  if (!copy_fields(env, spec, t, from, to) || !array_field(env, spec, "names", t->count, &names) ||
+      !array_field(env, spec, "contents", t->count, &contents))
+    return false;
+  for (uint32_t i = from; i < to; i++) {
+    if (!copy_name(env, names, t, &st->names, i) || !copy_content(env, contents, t, &st->data, i) ||
+        !check_node(env, t, i))
+      return false;
+  }
+  return true;
+}
+
+bool table_fill(napi_env env, staged_table *st, napi_value spec, uint32_t budget, bool *done) {
+  node_table *t = st->table;
+  if (st->copied < t->count) {
+    uint32_t to = t->count - st->copied < budget ? t->count : st->copied + budget;
+    if (!fill_nodes(env, st, spec, st->copied, to)) return false;
+    budget -= to - st->copied;
+    st->copied = to;
+    if (to == t->count) { /* every name and byte is in: the blobs belong to the table now */
+      t->names = st->names.bytes;
+      t->data = st->data.bytes;
+      st->names.bytes = st->data.bytes = NULL;
+    }
+  }
+  /* Sorting waits for every name: a directory's children may lie in a later chunk. */
+  for (; st->copied == t->count && st->sorted < t->count && budget > 0; st->sorted++) {
+    const table_node *dir = &t->nodes[st->sorted];
+    if (!sort_run(env, t, dir)) return false;
+    budget -= dir->child_count < budget ? dir->child_count + 1 : budget;
+  }
+  *done = st->sorted == t->count;
+  return true;
+}
+
+node_table *table_number(napi_env env, staged_table *st, napi_value numbers) {
+  node_table *t = st->table;
+  if (st->sorted != t->count) {
+    fail(env, "forage_fuse: the staged node table is not filled yet");
+    return NULL;
+  }
+  bool ok = copy_numbers(env, numbers, t);
   for (uint32_t i = 0; ok && i < t->count; i++) ok = index_ino(env, t, i);
-  if (ok) ok = index_names(env, t);
-  if (!ok) {
-    bool pending = false;
-    napi_is_exception_pending(env, &pending);
-    if (!pending) napi_throw_error(env, NULL, "forage_fuse: out of memory for the node table");
-    table_free(t);
-    return NULL;
-  }
+  if (ok) ok = check_parents(env, t);
+  if (!ok) return NULL;
+  st->table = NULL;
+  table_staged_free(st);
   return t;
 }

@@ -54,6 +54,7 @@ void session_unref(forage_session *s) {
   if (--s->refs > 0) return;
   free(s->plain);
   table_free(s->table);
+  table_staged_free(s->staged);
   free(s);
 }
 

@@ -7,8 +7,11 @@
 import { constants as fsConstants } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { describe, expect, test } from "vitest";
-import type { NativeBinding, NativeConstants, NativeHandlers } from "../src/fuse/native-binding.js";
+import type { NativeBinding, NativeConstants, NativeHandlers, NativeSession } from "../src/fuse/native-binding.js";
+import type { NodeTableNumbers, NodeTableSpec, StagedTableSpec } from "../src/fuse/node-table.js";
+import { STAGE_CHUNK_NODES, TableLoader } from "../src/fuse/table-loader.js";
 import { TreeFilesystem, type TreeFilesystemOptions } from "../src/fuse/tree-filesystem.js";
+import { runToEnd, SlicesCancelled } from "../src/slices.js";
 import {
   type ControlSession,
   type TreeEntry,
@@ -195,7 +198,10 @@ type Reply =
       readonly sent: number;
     };
 
-/** Records every reply by request id; a request answered twice fails the test. */
+/**
+ * Records every reply by request id (a request answered twice fails the test), and every call
+ * of the staged table: what the addon would serve is `served`, set only by serveStagedTable.
+ */
 class RecordingBinding implements NativeBinding {
   readonly constants = constants;
   readonly libfuseVersion = 316;
@@ -214,8 +220,39 @@ class RecordingBinding implements NativeBinding {
   setMtime(): never {
     throw new Error("the adapter never sets times");
   }
-  loadTable(): never {
-    throw new Error("the adapter never loads tables");
+  /** "stage", "fill", "serve", "drop", in the order they came. */
+  readonly tableCalls: string[] = [];
+  served: NodeTableSpec | undefined;
+  /** serveStagedTable throws, as the addon does for malformed numbers (dropping the staged table). */
+  refuseTable = false;
+  #staged: { spec: StagedTableSpec; filled: number } | undefined;
+
+  stageTable(_session: NativeSession, spec: StagedTableSpec): void {
+    this.tableCalls.push("stage");
+    this.#staged = { spec, filled: 0 };
+  }
+  fillStagedTable(_session: NativeSession, spec: StagedTableSpec, maxNodes: number): boolean {
+    const staged = this.#staged;
+    if (staged?.spec !== spec) throw new Error("filled a table that is not the one staged");
+    this.tableCalls.push("fill");
+    staged.filled = Math.min(spec.modes.length, staged.filled + maxNodes);
+    return staged.filled === spec.modes.length;
+  }
+  serveStagedTable(_session: NativeSession, numbers: NodeTableNumbers): void {
+    const staged = this.#staged;
+    this.#staged = undefined;
+    if (staged === undefined || staged.filled < staged.spec.modes.length) throw new Error("served a table not filled");
+    if (this.refuseTable) throw new TypeError("forage_fuse: two nodes share an inode number");
+    this.tableCalls.push("serve");
+    this.served = { ...staged.spec, ...numbers };
+  }
+  dropStagedTable(): void {
+    this.tableCalls.push("drop");
+    this.#staged = undefined;
+  }
+  /** True while a table is staged and not yet served or dropped. */
+  get staging(): boolean {
+    return this.#staged !== undefined;
   }
   releaseFreeMemory(): boolean {
     return false;
@@ -279,6 +316,7 @@ class RecordingBinding implements NativeBinding {
 class Kernel {
   readonly native = new RecordingBinding();
   readonly fs: TreeFilesystem;
+  readonly loader: TableLoader;
   readonly errors: unknown[] = [];
   #tree: MemoryTree;
   readonly #handlers: NativeHandlers;
@@ -295,7 +333,8 @@ class Kernel {
       ...options,
     });
     this.#handlers = this.fs.handlers();
-    if (table === "first") this.fs.prepare(tree).commit(); // what mountTree does, with nothing cached yet
+    this.loader = new TableLoader(this.native, { __brand: "forage_fuse.session" }, this.fs);
+    if (table === "first") this.loader.loadNow(tree, runToEnd(this.fs.renderSteps(tree))); // what mountTree does, with nothing cached yet
     tree.reads.length = 0; // the table rendered every file; count only what the handlers read
   }
 
@@ -306,7 +345,7 @@ class Kernel {
   /** What mount.ts's swap does, minus the addon: returns the invalidation it would send. */
   swap(tree: MemoryTree): { inodes: number[]; entries: string[] } {
     this.#tree = tree;
-    const { inodes, parents, names } = this.fs.prepare(tree).commit();
+    const { inodes, parents, names } = this.loader.loadNow(tree, runToEnd(this.fs.renderSteps(tree)));
     tree.reads.length = 0;
     return { inodes, entries: names.map((name, i) => `${parents[i]}/${name}`) };
   }
@@ -491,8 +530,8 @@ describe("the revision swap", () => {
     const paths = ["/README.md", "/b/zeta.d.ts", "/link"];
     const served = paths.map((path) => kernel.ino(path));
     kernel.lookup(ROOT, "missing.md");
-    const prepared = kernel.fs.prepareRendered(tree, await kernel.fs.render(tree, () => false));
-    const { inos, parents, names } = prepared.table;
+    await kernel.loader.load(tree, () => false);
+    const { inos, parents, names } = kernel.native.served!;
     const inoOf = (path: string): number => {
       let ino = ROOT;
       for (const name of path.split("/").filter(Boolean))
@@ -500,16 +539,83 @@ describe("the revision swap", () => {
       return ino;
     };
     expect(paths.map(inoOf)).toEqual(served);
-    prepared.commit();
     expect(paths.map((path) => kernel.ino(path))).toEqual(served);
   });
 
   test("rendering a table stops, changing nothing, once the mount is closed", async () => {
     const tree = new MemoryTree(revision1);
     const kernel = new Kernel(tree, {}, "later");
-    await expect(kernel.fs.render(tree, () => true)).rejects.toThrow("cancelled");
+    await expect(kernel.loader.load(tree, () => true)).rejects.toThrow(SlicesCancelled);
+    expect(kernel.native.served).toBeUndefined();
     expect(kernel.ino("/README.md")).toBeGreaterThan(ROOT);
   });
+
+  test("a table is staged in chunks between requests and served in one step; until then the old revision is served", async () => {
+    const many: Record<string, Spec> = { ...(revision1 as Record<string, Spec>) };
+    for (let i = 0; i < 3 * STAGE_CHUNK_NODES; i++) many[`f${i}.md`] = `file ${i}\n`;
+    const kernel = new Kernel(new MemoryTree(revision1));
+    const before = kernel.native.served;
+    const readme = kernel.ino("/README.md");
+    kernel.native.tableCalls.length = 0;
+    const next = new MemoryTree({ ...many, "README.md": "hello from revision 2\n" });
+    // Each file takes a millisecond to render, so the load takes several slices of SLICE_MS.
+    const read = next.read.bind(next);
+    next.read = (path) => {
+      for (const end = performance.now() + 1; performance.now() < end; );
+      return read(path);
+    };
+    const loaded = kernel.loader.load(next, () => false);
+    let between = 0;
+    const request = (): void => {
+      if (kernel.native.served !== before) return;
+      between += 1; // a request served between two slices sees the old revision only
+      expect(kernel.fs.tree).toBe(kernel.tree);
+      const fh = (kernel.open(readme) as { fh: number }).fh;
+      expect(kernel.read(readme, fh)).toMatchObject({ text: "hello from revision 1\n" });
+      setImmediate(request);
+    };
+    setImmediate(request);
+    const { inodes } = await loaded;
+    expect(between).toBeGreaterThan(1);
+    const { tableCalls, served } = kernel.native;
+    expect(tableCalls[0]).toBe("stage");
+    expect(tableCalls.filter((call) => call === "fill").length).toBeGreaterThan(3);
+    expect(tableCalls.slice(-1)).toEqual(["serve"]);
+    expect(served?.names).toContain("f0.md");
+    expect(served?.inos[served.names.indexOf("README.md")]).toBe(readme); // an unchanged path keeps its number
+    expect(kernel.fs.tree).toBe(next);
+    expect(inodes).toContain(readme);
+  });
+
+  test.each([
+    { failure: "the tree fails to render", staged: false },
+    { failure: "the addon refuses the table", staged: true },
+    { failure: "the mount closes while it is staged", staged: true },
+  ])(
+    "a load that fails or is given up when $failure drops what was staged and keeps the old revision",
+    async ({ failure }) => {
+      const kernel = new Kernel(new MemoryTree(revision1));
+      const before = kernel.native.served;
+      const readme = kernel.ino("/README.md");
+      kernel.native.tableCalls.length = 0;
+      const next = withChanges({ "README.md": "hello from revision 2\n" });
+      let cancelled = (): boolean => false;
+      if (failure === "the tree fails to render")
+        next.list = () => {
+          throw new Error("cannot list");
+        };
+      if (failure === "the addon refuses the table") kernel.native.refuseTable = true;
+      if (failure === "the mount closes while it is staged")
+        cancelled = () => kernel.native.tableCalls.includes("fill");
+      await expect(kernel.loader.load(next, cancelled)).rejects.toThrow();
+      expect(kernel.native.staging).toBe(false);
+      expect(kernel.native.tableCalls).not.toContain("serve");
+      expect(kernel.native.served).toBe(before);
+      expect(kernel.fs.tree).toBe(kernel.tree);
+      const fh = (kernel.open(readme) as { fh: number }).fh;
+      expect(kernel.read(readme, fh)).toMatchObject({ text: "hello from revision 1\n" });
+    },
+  );
 
   test("an unchanged tree invalidates every table inode and no entry; every path keeps its inode", () => {
     const kernel = new Kernel(new MemoryTree(revision1));
@@ -588,7 +694,7 @@ describe("the revision swap", () => {
     failing.list = () => {
       throw new Error("cannot list");
     };
-    expect(() => kernel.fs.prepare(failing)).toThrow("cannot list");
+    expect(() => runToEnd(kernel.fs.renderSteps(failing))).toThrow("cannot list");
     expect(kernel.fs.tree).toBe(kernel.tree);
     expect(kernel.getattr(readme)).toMatchObject({ op: "attr", ino: readme });
   });

@@ -446,7 +446,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect([missing, file, full].some(isMounted)).toBe(false);
   });
 
-  test("refuses a malformed node table with a TypeError and keeps the one it serves", async () => {
+  test("refuses a malformed node table with a TypeError, drops what it staged and keeps the one it serves", async () => {
     const path = newMountpoint("bad-table");
     const binding = createRequire(import.meta.url)(addon) as NativeBinding;
     let closed!: () => void;
@@ -470,9 +470,25 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
         negativeTimeout: 1,
         ...fields,
       });
-      const load = (fields: Partial<Record<string, unknown>>) => () =>
-        binding.loadTable(session, node(fields) as unknown as NodeTableSpec);
+      // Staged, filled a node at a time, then numbered and served: what src/fuse/table-loader.ts does.
+      const load = (fields: Partial<Record<string, unknown>>) => () => {
+        const spec = node(fields) as unknown as NodeTableSpec;
+        binding.stageTable(session, spec);
+        while (!binding.fillStagedTable(session, spec, 1));
+        binding.serveStagedTable(session, spec);
+      };
       expect(load({})).not.toThrow();
+      // Whatever failed, nothing stays staged: the next serve has nothing to serve.
+      expect(load({ inos: Float64Array.of(1, 1) })).toThrow(/share an inode number/);
+      expect(() => binding.serveStagedTable(session, node() as unknown as NodeTableSpec)).toThrow(
+        /no node table is staged/,
+      );
+      binding.stageTable(session, node() as unknown as NodeTableSpec);
+      expect(() => binding.serveStagedTable(session, node() as unknown as NodeTableSpec)).toThrow(/not filled yet/);
+      binding.dropStagedTable(session);
+      expect(() => binding.fillStagedTable(session, node() as unknown as NodeTableSpec, 1)).toThrow(
+        /no node table is staged/,
+      );
       expect(load({ modes: Uint32Array.of(0o040555) })).toThrow(TypeError); // wrong length
       expect(load({ inos: Float64Array.of(1, 1) })).toThrow(/share an inode number/);
       expect(load({ inos: Float64Array.of(1, 0.5) })).toThrow(/positive integers/);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ForageError } from "../forage-error.js";
+import { runToEnd, type Steps } from "../slices.js";
 import { buildCatalogCore, type CatalogCore } from "./catalog-core.js";
 import { CatalogView, forageOf } from "./catalog-view.js";
 import { MAX_CATALOG_METADATA, MAX_OPERATIONS } from "./limits.js";
@@ -25,12 +26,23 @@ export function coreOf(catalog: Catalog): CatalogCore {
 
 /** Validates, orders and stamps a catalog, and prepares every description once. */
 export function createCatalog(definition: CatalogDefinition): Catalog {
+  return runToEnd(createCatalogSteps(definition));
+}
+
+/**
+ * createCatalog as steps (src/slices.ts): it yields after each operation it prepares and each
+ * chunk it stamps, so that a caller that serves requests meanwhile (a mount's reload) may run it
+ * in slices. The same work, errors and result as createCatalog.
+ */
+export function* createCatalogSteps(definition: CatalogDefinition): Steps<Catalog> {
   const revision = checkedRevision(definition);
-  const entries = prepareAll(definition.operations);
+  const entries = yield* prepareAll(definition.operations);
+  yield;
   const operations = entries.map((entry) => entry.operation);
+  const stamp = yield* stampOf(entries);
   const core = buildCatalogCore(
     operations,
-    stampOf(entries),
+    stamp,
     entries.map((entry) => entry.metadata),
   );
   const view = forageOf(
@@ -55,7 +67,7 @@ function checkedRevision(definition: CatalogDefinition): string {
   return revision;
 }
 
-function prepareAll(definitions: unknown): PreparedEntry[] {
+function* prepareAll(definitions: unknown): Steps<PreparedEntry[]> {
   if (!Array.isArray(definitions)) throw new ForageError("invalid_catalog", "operations must be an array");
   if (definitions.length > MAX_OPERATIONS) {
     throw new ForageError("invalid_catalog", `${definitions.length} operations, over the bound of ${MAX_OPERATIONS}`);
@@ -63,7 +75,8 @@ function prepareAll(definitions: unknown): PreparedEntry[] {
   const seen = new Set<string>();
   const projections = new ProjectionCache();
   let metadata = 0;
-  const prepared = definitions.map((definition, index) => {
+  const prepared: PreparedEntry[] = [];
+  for (const [index, definition] of definitions.entries()) {
     const entry = prepareOperation(definition, index, projections);
     const { operation } = entry;
     if (seen.has(operation.path)) {
@@ -80,8 +93,9 @@ function prepareAll(definitions: unknown): PreparedEntry[] {
         { path: operation.path },
       );
     }
-    return entry;
-  });
+    prepared.push(entry);
+    yield;
+  }
   // List order: by namespace (the first segment), then by full path, by UTF-16 code units; each namespace is computed once, not per comparison.
   return prepared.sort(
     (a, b) =>
@@ -96,7 +110,7 @@ function prepareAll(definitions: unknown): PreparedEntry[] {
  * and JSON text hold neither NUL nor a raw newline, so the framing is
  * unambiguous.
  */
-function stampOf(entries: readonly PreparedEntry[]): string {
+function* stampOf(entries: readonly PreparedEntry[]): Steps<string> {
   const digest = createHash("sha256");
   // Fed in chunks of about 64 KiB: one update per operation costs more in calls than in hashing.
   let chunk = "";
@@ -105,6 +119,7 @@ function stampOf(entries: readonly PreparedEntry[]): string {
     if (chunk.length >= 65_536) {
       digest.update(chunk);
       chunk = "";
+      yield;
     }
   }
   return `sha256:${digest.update(chunk).digest("hex")}`;

@@ -3,7 +3,7 @@ import { basename, extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { sha256Hex } from "../catalog/canonical-json.js";
 import { createCatalog } from "../catalog/create-catalog.js";
-import type { Catalog, OperationDefinition } from "../catalog/types.js";
+import type { Catalog, CatalogDefinition, OperationDefinition } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import { UNSUPPORTED_FILE } from "../tree/source-files.js";
 import type { SourceInfo } from "../tree/source-info.js";
@@ -32,11 +32,18 @@ export interface LoadedCatalog {
   readonly sources: readonly SourceInfo[];
 }
 
-/** Builds one catalog from the sources, or from the built-in example. Its revision is a digest of the inputs. */
-export async function loadCatalog(sources: readonly SourceSpec[], example: boolean): Promise<LoadedCatalog> {
+/**
+ * Builds one catalog from the sources, or from the built-in example. Its revision is a digest of
+ * the inputs. `make` builds it (createCatalog, or the same in slices for a reload).
+ */
+export async function loadCatalog(
+  sources: readonly SourceSpec[],
+  example: boolean,
+  make: (definition: CatalogDefinition) => Catalog | Promise<Catalog> = createCatalog,
+): Promise<LoadedCatalog> {
   if (example) {
     const { exampleOperations } = await import("../example/example-operations.js");
-    return { catalog: createCatalog({ revision: "example.1", operations: exampleOperations }), sources: [] };
+    return { catalog: await make({ revision: "example.1", operations: exampleOperations }), sources: [] };
   }
   const loaded: LoadedSource[] = [];
   for (const source of sources) loaded.push(await loadNamedSource(source));
@@ -55,7 +62,7 @@ export async function loadCatalog(sources: readonly SourceSpec[], example: boole
   );
   const revision = `sources.${sha256Hex(loaded.map(({ digest }) => digest).join("\u0000")).slice(0, 16)}`;
   try {
-    return { catalog: createCatalog({ revision, operations: bySource.flat() }), sources: infos };
+    return { catalog: await make({ revision, operations: bySource.flat() }), sources: infos };
   } catch (error) {
     throw invalidOperationsFailure(error, sources, bySource);
   }

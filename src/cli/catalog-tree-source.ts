@@ -1,6 +1,8 @@
+import { createCatalogSteps } from "../catalog/create-catalog.js";
 import { createForage } from "../catalog/create-forage.js";
 import type { Catalog, Forage } from "../catalog/types.js";
-import { createCatalogTree } from "../tree/catalog-tree.js";
+import { runToEnd, type Steps } from "../slices.js";
+import { catalogTreeSteps } from "../tree/catalog-tree.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { type LoadedCatalog, loadCatalog } from "./catalog-source.js";
 import { CliError } from "./cli-error.js";
@@ -27,20 +29,32 @@ export type ViewArguments = Pick<MountArguments, "bound" | "subtree" | "readOnly
   readonly authRequired?: boolean;
 };
 
+/**
+ * How a revision's long steps (the catalog, the tree) run: at once (runToEnd, the default), or
+ * in slices between a mount's requests (runInSlices, for a --watch reload).
+ */
+export type StepRunner = <T>(steps: Steps<T>) => T | Promise<T>;
+
 /** Loads the sources and builds the tree, narrowed by bound= and rooted at subtree= when given. */
 export async function loadRevision(
   args: Pick<MountArguments, "sources" | "example"> & ViewArguments,
   target: TreeTarget = "mount",
+  run: StepRunner = runToEnd,
 ): Promise<LoadedRevision> {
-  return viewRevision(await loadCatalog(args.sources, args.example), args, target);
+  const loaded = await loadCatalog(args.sources, args.example, (definition) => run(createCatalogSteps(definition)));
+  return run(viewRevisionSteps(loaded, args, target));
 }
 
 /** The tree of one view of a loaded catalog; several views (one per token) share one load. */
-export function viewRevision(
+export function viewRevision(loaded: LoadedCatalog, args: ViewArguments, target: TreeTarget = "mount"): LoadedRevision {
+  return runToEnd(viewRevisionSteps(loaded, args, target));
+}
+
+function* viewRevisionSteps(
   { catalog, sources }: LoadedCatalog,
   args: ViewArguments,
-  target: TreeTarget = "mount",
-): LoadedRevision {
+  target: TreeTarget,
+): Steps<LoadedRevision> {
   const forage = args.bound === undefined ? catalog : createForage(catalog, { bound: args.bound });
   const { total: operationCount, catalogStamp } = forage.list({ namespace: args.subtree, limit: 1 });
   if (args.bound !== undefined && operationCount === 0) {
@@ -49,7 +63,7 @@ export function viewRevision(
     );
   }
   // A bound view has its own stamp, so the mount never shows a change to an operation it hides.
-  const tree = createCatalogTree(forage, {
+  const tree = yield* catalogTreeSteps(forage, {
     revision: catalog.revision,
     stamp: catalogStamp,
     providerVersion: packageVersion(),

@@ -1,7 +1,8 @@
 import { relative, resolve } from "node:path";
 import { type MountHandle, mountTree, trace, tracing, watchStalls } from "../fuse/index.js";
+import { runInSlices } from "../slices.js";
 import { MCP_PREFIX, type SourceSpec } from "./catalog-source.js";
-import { type LoadedRevision, loadRevision } from "./catalog-tree-source.js";
+import { type LoadedRevision, loadRevision, type StepRunner } from "./catalog-tree-source.js";
 import type { CommandIo } from "./command-io.js";
 import { commandHelp } from "./command-line.js";
 import { count } from "./count.js";
@@ -100,11 +101,15 @@ function watchForReloads(
 ): () => void {
   let current = first.catalog.stamp();
   let reloading = Promise.resolve();
+  let unmounted = false;
+  void handle.closed.then(() => (unmounted = true));
+  // The catalog and the tree are built between requests, as the table is: the old revision is served meanwhile.
+  const inSlices: StepRunner = (steps) => runInSlices(steps, () => unmounted);
   const reload = async (): Promise<void> => {
     const stalls = tracing() ? await watchStalls() : undefined;
     const started = performance.now();
     try {
-      const next = await loadRevision(args);
+      const next = await loadRevision(args, "mount", inSlices);
       if (next.catalog.stamp() === current) return;
       const loadedMs = performance.now() - started;
       await handle.swap(next.tree);
@@ -117,7 +122,7 @@ function watchForReloads(
         `forage: reloaded ${count(next.operationCount, "operation")} (revision ${next.catalog.revision}, ${current})\n`,
       );
     } catch (error) {
-      io.stderr(`forage: reload failed, still serving ${current}: ${describeFailure(error)}\n`);
+      if (!unmounted) io.stderr(`forage: reload failed, still serving ${current}: ${describeFailure(error)}\n`);
     } finally {
       stalls?.stop();
     }

@@ -9,14 +9,17 @@
  * SIGTERM and SIGHUP.
  */
 import { resolve } from "node:path";
+import { runToEnd, SlicesCancelled } from "../slices.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { allowOtherRefusal } from "./allow-other.js";
 import { trace, tracing, watchStalls } from "./mount-trace.js";
 import { prepareMountpoint } from "./mountpoint.js";
 import { lockMountpoint, type MountpointLock } from "./mountpoint-lock.js";
 import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
+import type { RenderedNodeTable } from "./node-table.js";
 import { settleHeap } from "./settle-heap.js";
-import { type PreparedTree, TreeFilesystem } from "./tree-filesystem.js";
+import { TableLoader } from "./table-loader.js";
+import { TreeFilesystem } from "./tree-filesystem.js";
 
 /** One day: a revision never changes, and swap invalidates explicitly. */
 const LONG_TIMEOUT = 86_400;
@@ -168,7 +171,7 @@ function mountLocked(
 }
 
 /**
- * Builds the table, then mounts (so a tree that fails to render leaves
+ * Renders the table, then mounts (so a tree that fails to render leaves
  * nothing mounted). A function of its own so that no frame still holds the
  * table's bytes when settleHeap runs.
  */
@@ -180,7 +183,7 @@ function mountWithTable(
   options: MountOptions,
   lock: MountpointLock,
 ): Mount {
-  return new Mount(native, filesystem, filesystem.prepare(tree), path, options, lock);
+  return new Mount(native, filesystem, runToEnd(filesystem.renderSteps(tree)), path, options, lock);
 }
 
 class Mount implements MountHandle {
@@ -189,6 +192,7 @@ class Mount implements MountHandle {
   readonly #native: NativeBinding;
   readonly #filesystem: TreeFilesystem;
   readonly #session: NativeSession;
+  readonly #loader: TableLoader;
   readonly #onExit = (): void => this.#native.unmount(this.#session, true);
   readonly #onSignal = (signal: NodeJS.Signals): void => this.#unmountAndDie(signal);
   readonly #onError: (error: unknown) => void;
@@ -200,7 +204,7 @@ class Mount implements MountHandle {
   constructor(
     native: NativeBinding,
     filesystem: TreeFilesystem,
-    prepared: PreparedTree | undefined,
+    rendered: RenderedNodeTable | undefined,
     mountpoint: string,
     options: MountOptions,
     lock: MountpointLock,
@@ -234,29 +238,29 @@ class Mount implements MountHandle {
         },
       },
     );
+    this.#loader = new TableLoader(native, this.#session, filesystem);
     try {
-      if (prepared) this.#loadFirst(prepared);
+      // The first revision's table: the kernel holds nothing yet, so there is nothing to invalidate.
+      if (rendered) this.#loader.loadNow(filesystem.tree, rendered);
     } catch (error) {
       native.unmount(this.#session, true);
       throw error;
     }
     process.on("exit", this.#onExit);
     if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, this.#onSignal);
-    this.tableServed = prepared ? Promise.resolve() : this.#tableInBackground(filesystem.tree);
+    this.tableServed = rendered ? Promise.resolve() : this.#tableInBackground(filesystem.tree);
     this.#tableWork = this.tableServed;
   }
 
-  /** Loads the first revision's table; the kernel holds nothing but what the handlers told it, which the table repeats. */
-  #loadFirst(prepared: PreparedTree): void {
-    this.#native.loadTable(this.#session, prepared.table);
-    prepared.commit(); // the same revision: its invalidation would drop only what is still true
-  }
-
-  /** Renders the first table between requests, then swaps it in; a failure leaves the handlers serving. */
+  /**
+   * Renders and stages the first table between requests, then swaps it in; a failure leaves the
+   * handlers serving. The kernel holds nothing but what the handlers told it, which the table
+   * repeats: the same revision, whose invalidation would drop only what is still true.
+   */
   async #tableInBackground(tree: VirtualTree): Promise<void> {
     const started = performance.now();
     try {
-      if (!(await this.#renderAndLoadFirst(tree))) return;
+      await this.#loader.load(tree, () => !this.#open || this.#filesystem.tree !== tree);
       // Once the frame that held the rendered bytes is gone, as at a mount that builds its table first.
       settleHeap(() => this.#native.releaseFreeMemory());
       const cpu = process.cpuUsage();
@@ -264,16 +268,8 @@ class Mount implements MountHandle {
         `node table in after ${(performance.now() - started).toFixed(0)} ms, ${(process.uptime() * 1000).toFixed(0)} ms after the process started (${((cpu.user + cpu.system) / 1000).toFixed(0)} ms of CPU)`,
       );
     } catch (error) {
-      if (this.#open) this.#onError(error);
+      if (this.#open && !(error instanceof SlicesCancelled)) this.#onError(error);
     }
-  }
-
-  /** False when the mount closed (or moved on) before the table was rendered. */
-  async #renderAndLoadFirst(tree: VirtualTree): Promise<boolean> {
-    const rendered = await this.#filesystem.render(tree, () => !this.#open);
-    if (!this.#open || this.#filesystem.tree !== tree) return false;
-    this.#loadFirst(this.#filesystem.prepareRendered(tree, rendered));
-    return true;
   }
 
   get tree(): VirtualTree {
@@ -302,13 +298,12 @@ class Mount implements MountHandle {
 
   async #swapIn(tree: VirtualTree): Promise<void> {
     const closed = (): boolean => !this.#open;
-    if (closed()) throw new Error(`forage mount at ${this.mountpoint} is closed`);
+    const closedError = (): Error => new Error(`forage mount at ${this.mountpoint} is closed`);
+    if (closed()) throw closedError();
     // A tree that fails to render, or a table the addon refuses, throws here and changes nothing.
-    const rendered = await this.#filesystem.render(tree, closed);
-    if (closed()) throw new Error(`forage mount at ${this.mountpoint} is closed`);
-    const prepared = this.#filesystem.prepareRendered(tree, rendered);
-    this.#native.loadTable(this.#session, prepared.table);
-    const { inodes, parents, names } = prepared.commit();
+    const { inodes, parents, names } = await this.#loader.load(tree, closed).catch((error: unknown) => {
+      throw error instanceof SlicesCancelled ? closedError() : error;
+    });
     this.#native.setMtime(this.#session, Date.now() / 1000);
     await new Promise<void>((done) => this.#native.invalidate(this.#session, inodes, parents, names, () => done()));
   }

@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { NodeTableSpec } from "./node-table.js";
+import type { NodeTableNumbers, StagedTableSpec } from "./node-table.js";
 
 /** An opaque mounted session. */
 export type NativeSession = { readonly __brand: "forage_fuse.session" };
@@ -99,12 +99,24 @@ export interface NativeBinding {
   unmount(session: NativeSession, force: boolean): void;
   setMtime(session: NativeSession, seconds: number): void;
   /**
-   * Serves `table` from now on: the addon answers lookup, getattr, readdir,
-   * open, read and readlink of its nodes itself, and forwards the rest to the
-   * handlers. Replaces any table loaded before. Throws a TypeError when the
-   * table is malformed, keeping the old one.
+   * Starts the next node table, empty: nothing serves it until serveStagedTable. Replaces any
+   * table staged before. Throws a TypeError when `table` has no nodes or too many.
    */
-  loadTable(session: NativeSession, table: NodeTableSpec): void;
+  stageTable(session: NativeSession, table: StagedTableSpec): void;
+  /**
+   * Copies up to `maxNodes` more nodes of `table` (the one stageTable was given) into the staged
+   * table; true once all are in. A malformed table throws a TypeError and is dropped.
+   */
+  fillStagedTable(session: NativeSession, table: StagedTableSpec, maxNodes: number): boolean;
+  /**
+   * Numbers the filled staged table and serves it from now on, in place of the one before, in
+   * one step: the addon answers lookup, getattr, readdir, open, read and readlink of its nodes
+   * itself, and forwards the rest to the handlers. Malformed numbers throw a TypeError and drop
+   * the staged table; the old one is still served.
+   */
+  serveStagedTable(session: NativeSession, numbers: NodeTableNumbers): void;
+  /** Frees the staged table, if any (a load that failed or was given up); what is served stays. */
+  dropStagedTable(session: NativeSession): void;
   /** Returns the C heap's free pages to the kernel (glibc malloc_trim); true when some were. */
   releaseFreeMemory(): boolean;
   /**

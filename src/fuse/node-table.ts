@@ -9,14 +9,20 @@
  * reach the handlers. The bytes are rendered once here, which is also what
  * the sizes in any listing cost.
  */
+
+import { runToEnd } from "../slices.js";
 import { childPath } from "../tree/tree-path.js";
 import type { TreeNodeInfo, TreeNodeKind, VirtualTree } from "../tree/virtual-tree.js";
 import { type InodeNode, type InodeTable, ROOT_INO } from "./inode-table.js";
 
-/** What NativeBinding.loadTable takes. */
-export interface NodeTableSpec {
+/** A table's inode numbers: what NativeBinding.serveStagedTable takes. */
+export interface NodeTableNumbers {
   readonly inos: Float64Array;
   readonly parents: Float64Array;
+}
+
+/** A table but its inode numbers: what NativeBinding.stageTable and fillStagedTable take. */
+export interface StagedTableSpec {
   readonly modes: Uint32Array;
   /** NODE_FORWARD and NODE_UNLISTED bits (NativeConstants). */
   readonly flags: Uint32Array;
@@ -29,6 +35,9 @@ export interface NodeTableSpec {
   readonly attrTimeout: number;
   readonly negativeTimeout: number;
 }
+
+/** A whole table, numbered. */
+export type NodeTableSpec = StagedTableSpec & NodeTableNumbers;
 
 /**
  * Most file bytes a table holds. A catalog within its bounds renders to far less (57 MB at
@@ -48,9 +57,9 @@ export interface NodeTableSettings {
   readonly negativeTimeout: number;
 }
 
-/** A built table, and the step that gives its nodes their inodes in the inode table and pins them. */
-export interface BuiltNodeTable {
-  readonly spec: NodeTableSpec;
+/** A table's numbers, and the step that gives its nodes their inodes in the inode table and pins them. */
+export interface NumberedNodeTable {
+  readonly numbers: NodeTableNumbers;
   /** Returns the pinned nodes, in table order. Call it once the addon took the table. */
   readonly commit: () => readonly InodeNode[];
 }
@@ -63,20 +72,25 @@ export interface RenderedNodeTable {
   readonly paths: readonly string[];
   readonly parentIndex: readonly number[];
   readonly kinds: readonly TreeNodeKind[];
-  readonly spec: Omit<NodeTableSpec, "inos" | "parents">;
+  readonly spec: StagedTableSpec;
 }
 
 const encoder = new TextEncoder();
 
 /** Walks and renders `tree`, then numbers it (numberNodeTable): the whole table in one step. */
-export function buildNodeTable(tree: VirtualTree, inodes: InodeTable, settings: NodeTableSettings): BuiltNodeTable {
-  const steps = renderNodeTable(tree, settings);
-  for (let step = steps.next(); ; step = steps.next()) if (step.done) return numberNodeTable(step.value, inodes);
+export function buildNodeTable(
+  tree: VirtualTree,
+  inodes: InodeTable,
+  settings: NodeTableSettings,
+): { readonly spec: NodeTableSpec; readonly commit: () => readonly InodeNode[] } {
+  const rendered = runToEnd(renderNodeTable(tree, settings));
+  const { numbers, commit } = numberNodeTable(rendered, inodes);
+  return { spec: { ...rendered.spec, ...numbers }, commit };
 }
 
 /**
  * Walks `tree` breadth first and renders every file, yielding after each node so that a caller
- * may serve requests in between (slices.ts). It touches nothing but the tree.
+ * may serve requests in between (src/slices.ts). It touches nothing but the tree.
  */
 export function* renderNodeTable(tree: VirtualTree, settings: NodeTableSettings): Generator<void, RenderedNodeTable> {
   const paths = ["/"];
@@ -127,19 +141,15 @@ export function* renderNodeTable(tree: VirtualTree, settings: NodeTableSettings)
 /**
  * Numbers a rendered tree (a path that keeps its kind keeps its number) without touching the
  * inode table: until `commit`, a table the addon refuses changes nothing. Run it in the same
- * synchronous step as loading the table and committing it, so that no lookup served in between
+ * synchronous step as serving the table and committing it, so that no lookup served in between
  * hands out a number the table does not know.
  */
-export function numberNodeTable(rendered: RenderedNodeTable, inodes: InodeTable): BuiltNodeTable {
+export function numberNodeTable(rendered: RenderedNodeTable, inodes: InodeTable): NumberedNodeTable {
   const { paths, parentIndex, kinds } = rendered;
   const inos = new Float64Array(paths.length);
   inos[0] = ROOT_INO;
   for (let i = 1; i < paths.length; i++) inos[i] = inodes.numberFor(paths[i]!, kinds[i]!);
-  const spec: NodeTableSpec = {
-    ...rendered.spec,
-    inos,
-    parents: Float64Array.from(parentIndex, (parent) => inos[parent]!),
-  };
+  const numbers: NodeTableNumbers = { inos, parents: Float64Array.from(parentIndex, (parent) => inos[parent]!) };
   const commit = (): InodeNode[] => {
     const nodes: InodeNode[] = [inodes.get(ROOT_INO)!];
     for (let i = 1; i < paths.length; i++) {
@@ -149,7 +159,7 @@ export function numberNodeTable(rendered: RenderedNodeTable, inodes: InodeTable)
     }
     return nodes;
   };
-  return { spec, commit };
+  return { numbers, commit };
 }
 
 /**

@@ -2,7 +2,7 @@
  * Serves a VirtualTree through the native FUSE binding: the request
  * handlers of one mount, each a short dispatch to the part that knows.
  *
- * - `prepare()` flattens the whole tree for the addon, which then answers
+ * - `renderSteps()` flattens the whole tree for the addon, which then answers
  *   every request about it without JS (node-table.ts). The handlers below
  *   serve what the table leaves out: control files, the names an unlisted
  *   directory (/.search) makes on lookup, and inodes a swap removed.
@@ -15,6 +15,7 @@
  *   reported through onError.
  */
 import { constants as fsConstants } from "node:fs";
+import type { Steps } from "../slices.js";
 import { childPath } from "../tree/tree-path.js";
 import { TreeError, type TreeNodeInfo, type VirtualTree } from "../tree/virtual-tree.js";
 import { Attributes, CONTROL_MODE, sizeOf } from "./attributes.js";
@@ -25,15 +26,14 @@ import { type InodeNode, InodeTable } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 import { NegativeEntries } from "./negative-entries.js";
 import {
+  type NodeTableNumbers,
   type NodeTableSettings,
-  type NodeTableSpec,
   numberNodeTable,
   type RenderedNodeTable,
   renderNodeTable,
 } from "./node-table.js";
 import { OpenFiles } from "./open-files.js";
 import { type Invalidation, Revision } from "./revision-swap.js";
-import { runInSlices } from "./slices.js";
 
 export type { Invalidation } from "./revision-swap.js";
 
@@ -58,9 +58,9 @@ export interface TreeFilesystemOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** A tree ready to be served: load `table` into the addon, then `commit`. */
+/** A rendered tree numbered: serve the staged table with `numbers`, then `commit`. */
 export interface PreparedTree {
-  readonly table: NodeTableSpec;
+  readonly numbers: NodeTableNumbers;
   readonly commit: () => Invalidation;
 }
 
@@ -112,34 +112,28 @@ export class TreeFilesystem {
   }
 
   /**
-   * The node table of `tree` (it renders every file), and the step that makes `tree` the one
-   * served. Nothing changes before `commit`, so a tree that fails to render or a table the addon
-   * refuses leaves the current revision in place. Load the table into the addon, then commit,
-   * in one synchronous step: no request may be served in between.
+   * Renders the node table of `tree` (every file), yielding after each node (src/slices.ts), and
+   * touching nothing else: meanwhile the current revision is served as before. Then
+   * `prepareRendered` numbers it, and the table is served and committed in one synchronous step.
+   */
+  renderSteps(tree: VirtualTree): Steps<RenderedNodeTable> {
+    return renderNodeTable(tree, this.#tableSettings());
+  }
+
+  /**
+   * Numbers a table `renderSteps` made of `tree`, and the step that makes `tree` the one served.
+   * Nothing changes before `commit`, so a tree that fails to render or a table the addon refuses
+   * leaves the current revision in place. Number, serve the table, then commit, in one
+   * synchronous step: no request may be served in between.
    *
    * `commit` returns the kernel caches to invalidate (revision-swap.ts). Files opened through JS
    * keep the bytes they opened; files opened by the addon (fh 0) read the new revision once their
    * cached pages are invalidated, so a reader in the middle of one may see the new bytes from
    * there on.
    */
-  prepare(tree: VirtualTree): PreparedTree {
-    const steps = renderNodeTable(tree, this.#tableSettings());
-    for (let step = steps.next(); ; step = steps.next()) if (step.done) return this.prepareRendered(tree, step.value);
-  }
-
-  /**
-   * What `prepare` does, in slices between requests (slices.ts): resolves to the rendered table;
-   * then `prepareRendered`, load and commit in one synchronous step. Meanwhile the current
-   * revision is served as before.
-   */
-  render(tree: VirtualTree, cancelled: () => boolean): Promise<RenderedNodeTable> {
-    return runInSlices(renderNodeTable(tree, this.#tableSettings()), cancelled);
-  }
-
-  /** `prepare` for a table `render` made of `tree`: numbers its nodes (nothing changes before `commit`). */
   prepareRendered(tree: VirtualTree, rendered: RenderedNodeTable): PreparedTree {
-    const built = numberNodeTable(rendered, this.#inodes);
-    return { table: built.spec, commit: () => this.#commit(tree, built.commit()) };
+    const numbered = numberNodeTable(rendered, this.#inodes);
+    return { numbers: numbered.numbers, commit: () => this.#commit(tree, numbered.commit()) };
   }
 
   #tableSettings(): NodeTableSettings {

@@ -1,6 +1,7 @@
 import { compareCodeUnits, isUnderNamespace } from "../catalog/operation-path.js";
 import type { Forage, Summary } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
+import type { Steps } from "../slices.js";
 import { operationStem } from "./operation-files.js";
 import type { SourceInfo } from "./source-info.js";
 import { type DirectoryNode, fileNode, type TreeNode } from "./tree-nodes.js";
@@ -19,23 +20,24 @@ export type DirectoryFacts = {
 
 /**
  * Lays out one catalog revision as a tree: the root, then what `addMountFiles` adds,
- * then the operations in list order and the sources' facts. Throws `not_found` for a
- * subtree with neither operations nor sources.
+ * then the operations in list order and the sources' facts, yielding after each page of
+ * the list and each operation (src/slices.ts). Throws `not_found` for a subtree with
+ * neither operations nor sources.
  */
-export function buildCatalogLayout(
+export function* catalogLayoutSteps(
   forage: Forage,
   subtree: string | undefined,
   allSources: readonly SourceInfo[],
   addMountFiles: (layout: CatalogLayout, operationCount: number, sources: readonly SourceInfo[]) => void,
-): CatalogLayout {
+): Steps<CatalogLayout> {
   const layout = new CatalogLayout(forage, subtree);
-  const operations = listEvery(forage, subtree);
+  const operations = yield* listEvery(forage, subtree);
   const sources = allSources.filter(({ namespace }) => layout.inScope(namespace));
   if (subtree !== undefined && operations.length === 0 && sources.length === 0) {
     throw new ForageError("not_found", `subtree ${JSON.stringify(subtree)} is not a namespace with operations`);
   }
   addMountFiles(layout, operations.length, sources);
-  layout.addOperations(operations, sources);
+  yield* layout.addOperations(operations, sources);
   for (const source of sources) layout.addSource(source);
   return layout;
 }
@@ -91,7 +93,7 @@ export class CatalogLayout {
    * Adds the operations in list order. A source namespace with no described operation
    * gets its directory where list order would put its first operation.
    */
-  addOperations(operations: readonly Summary[], sources: readonly SourceInfo[]): void {
+  *addOperations(operations: readonly Summary[], sources: readonly SourceInfo[]): Steps<void> {
     const empty = sources
       .map(({ namespace }) => namespace)
       .filter((namespace) => !operations.some(({ path }) => isUnderNamespace(path, namespace)))
@@ -102,6 +104,7 @@ export class CatalogLayout {
       while (next < empty.length && compareCodeUnits(empty[next] as string, namespace) < 0)
         this.#ensureDirectory(this.namespaceDirectory(empty[next++] as string));
       this.#addOperation(summary);
+      yield;
     }
     for (const namespace of empty.slice(next)) this.#ensureDirectory(this.namespaceDirectory(namespace));
   }
@@ -187,14 +190,15 @@ function ancestors(directory: string): string[] {
   return found;
 }
 
-/** Every operation under `namespace`, following the list's pages to the end. */
-function listEvery(forage: Forage, namespace: string | undefined): Summary[] {
+/** Every operation under `namespace`, following the list's pages to the end, a step per page. */
+function* listEvery(forage: Forage, namespace: string | undefined): Steps<Summary[]> {
   const all: Summary[] = [];
   let cursor: string | null = null;
   do {
     const page = forage.list({ namespace, cursor });
     all.push(...page.results);
     cursor = page.nextCursor;
+    yield;
   } while (cursor !== null);
   return all;
 }

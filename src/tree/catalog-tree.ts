@@ -1,5 +1,6 @@
 import type { Forage } from "../catalog/types.js";
-import { buildCatalogLayout, type CatalogLayout } from "./catalog-layout.js";
+import { runToEnd, type Steps } from "../slices.js";
+import { type CatalogLayout, catalogLayoutSteps } from "./catalog-layout.js";
 import { LeftOutSearch } from "./left-out-search.js";
 import { addMetadataFiles, type MountFileOptions } from "./metadata-files.js";
 import { NamespaceFiles } from "./namespace-files.js";
@@ -20,7 +21,24 @@ export interface CatalogTreeOptions extends MountFileOptions {
 
 /** Builds the virtual tree of one catalog revision: namespaces as directories, operations as .d.ts and .json files. */
 export function createCatalogTree(forage: Forage, options: CatalogTreeOptions): VirtualTree {
-  return new CatalogTree(forage, options);
+  return runToEnd(catalogTreeSteps(forage, options));
+}
+
+/**
+ * createCatalogTree as steps (src/slices.ts): laying out the operations yields after each one,
+ * so that a caller that serves requests meanwhile (a mount's reload) may run it in slices.
+ */
+export function* catalogTreeSteps(forage: Forage, options: CatalogTreeOptions): Steps<VirtualTree> {
+  let tree: CatalogTree | undefined;
+  const layout = yield* catalogLayoutSteps(forage, options.subtree, options.sources ?? [], (layout, count, sources) =>
+    // The root's composed declaration is read on demand, once the tree exists.
+    addMetadataFiles(layout, options, count, sources, {
+      rootDeclaration: () => (tree as CatalogTree).composedRoot(),
+      namespaceMap: () => (tree as CatalogTree).namespaceMap(),
+    }),
+  );
+  tree = new CatalogTree(forage, options, layout);
+  return tree;
 }
 
 /** Dispatches each path to what answers it: the fixed layout, a directory's "@" files, or /.search. */
@@ -31,19 +49,9 @@ class CatalogTree implements VirtualTree {
   readonly #queries: QueryDirectories;
   readonly #search: SearchControl;
 
-  constructor(forage: Forage, options: CatalogTreeOptions) {
+  constructor(forage: Forage, options: CatalogTreeOptions, layout: CatalogLayout) {
     this.stamp = options.stamp;
-    this.#layout = buildCatalogLayout(
-      forage,
-      options.subtree,
-      options.sources ?? [],
-      (layout, operationCount, sources) =>
-        addMetadataFiles(layout, options, operationCount, sources, {
-          rootDeclaration: () => this.#namespaceFiles.composedDeclaration("/"),
-          namespaceMap: () => this.#namespaceFiles.namespaceLines("/"),
-        }),
-    );
-    const layout = this.#layout;
+    this.#layout = layout;
     this.#namespaceFiles = new NamespaceFiles(layout);
     const scopedSources = (options.sources ?? []).filter(({ namespace }) => layout.inScope(namespace));
     this.#queries = new QueryDirectories(
@@ -57,6 +65,16 @@ class CatalogTree implements VirtualTree {
       (path) => layout.node(path) !== undefined,
       (path) => (this.#node(path, path) as FileNode).text(),
     );
+  }
+
+  /** The composed declaration of the root, for the metadata files that show it. */
+  composedRoot(): string {
+    return this.#namespaceFiles.composedDeclaration("/");
+  }
+
+  /** The root index's namespace lines, for the README's map. */
+  namespaceMap(): readonly string[] | undefined {
+    return this.#namespaceFiles.namespaceLines("/");
   }
 
   stat(path: string): TreeNodeInfo {

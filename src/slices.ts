@@ -1,8 +1,12 @@
 /**
- * Long work done between requests (docs/native.md, "Serving before the table is built"): a
- * generator that yields often is run for a few milliseconds at a time, and the event loop
- * serves the kernel's requests in between (setImmediate runs after the poll phase).
+ * Long work written once, as a generator that yields between its steps, and run either way:
+ * to its end at once (`runToEnd`, what the synchronous APIs do) or a few milliseconds at a time
+ * between requests (`runInSlices`, what a mount does while it serves), so that the event loop
+ * answers the kernel's requests in between (setImmediate runs after the poll phase).
  */
+
+/** Work that yields between its steps and returns a T. */
+export type Steps<T> = Generator<void, T>;
 
 /** How long one slice may keep the event loop, in milliseconds. */
 export const SLICE_MS = 8;
@@ -10,12 +14,16 @@ export const SLICE_MS = 8;
 /** What runInSlices rejects with once `cancelled()` is true. */
 export class SlicesCancelled extends Error {}
 
+/** Runs `work` to its end now, without yielding to the event loop. */
+export function runToEnd<T>(work: Steps<T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
+}
+
 /** Runs `work` to its end in slices of about `sliceMs`; rejects with SlicesCancelled once `cancelled()` is true. */
-export function runInSlices<T>(
-  work: Generator<void, T>,
-  cancelled: () => boolean = () => false,
-  sliceMs = SLICE_MS,
-): Promise<T> {
+export function runInSlices<T>(work: Steps<T>, cancelled: () => boolean = () => false, sliceMs = SLICE_MS): Promise<T> {
   return new Promise((resolve, reject) => {
     const slice = (): void => {
       try {

@@ -1,0 +1,87 @@
+/**
+ * How a revision's node table gets into the addon (docs/native.md, "Reloads: `swap(tree)` and
+ * invalidation"): rendered, then copied into the addon's staged table a chunk of nodes per step,
+ * while the current revision goes on being served; then, in one short synchronous step,
+ * numbered, switched to (a pointer in C) and committed. A load that fails or is given up drops
+ * the staged table, and the current revision stays served.
+ */
+import { runInSlices, runToEnd, SlicesCancelled, type Steps } from "../slices.js";
+import type { VirtualTree } from "../tree/virtual-tree.js";
+import { trace } from "./mount-trace.js";
+import type { NativeBinding, NativeSession } from "./native-binding.js";
+import type { RenderedNodeTable } from "./node-table.js";
+import type { Invalidation, TreeFilesystem } from "./tree-filesystem.js";
+
+/** Nodes copied into the staged table per step: well under a millisecond of copying. */
+export const STAGE_CHUNK_NODES = 256;
+
+/** Loads node tables into one mount's session, one at a time. */
+export class TableLoader {
+  readonly #native: NativeBinding;
+  readonly #session: NativeSession;
+  readonly #filesystem: TreeFilesystem;
+
+  constructor(native: NativeBinding, session: NativeSession, filesystem: TreeFilesystem) {
+    this.#native = native;
+    this.#session = session;
+    this.#filesystem = filesystem;
+  }
+
+  /** Copies a rendered table into the addon's staged table, a chunk per step; nothing serves it yet. */
+  *stageSteps(rendered: RenderedNodeTable): Steps<void> {
+    this.#native.stageTable(this.#session, rendered.spec);
+    while (!this.#native.fillStagedTable(this.#session, rendered.spec, STAGE_CHUNK_NODES)) yield;
+  }
+
+  /**
+   * Numbers the staged table of `tree`, serves it and commits `tree`, in one synchronous step, so
+   * that no request sees one without the other; returns what the kernel must forget.
+   */
+  switchTo(tree: VirtualTree, rendered: RenderedNodeTable): Invalidation {
+    const prepared = this.#filesystem.prepareRendered(tree, rendered);
+    this.#native.serveStagedTable(this.#session, prepared.numbers);
+    return prepared.commit();
+  }
+
+  /** Stages a table rendered before and switches to it, now. */
+  loadNow(tree: VirtualTree, rendered: RenderedNodeTable): Invalidation {
+    try {
+      runToEnd(this.stageSteps(rendered));
+    } catch (error) {
+      this.#drop(error);
+    }
+    return this.switchTo(tree, rendered);
+  }
+
+  /**
+   * Renders and stages `tree`'s table in slices between requests, then switches to it; resolves
+   * to what the kernel must forget. Rejects, with the current revision still served and nothing
+   * left staged, when the tree fails to render, the addon refuses the table, or `cancelled()`
+   * turns true (SlicesCancelled).
+   */
+  async load(tree: VirtualTree, cancelled: () => boolean): Promise<Invalidation> {
+    let rendered: RenderedNodeTable;
+    try {
+      rendered = await runInSlices(this.#renderAndStage(tree), cancelled);
+      if (cancelled()) throw new SlicesCancelled("cancelled");
+    } catch (error) {
+      this.#drop(error);
+    }
+    const started = performance.now();
+    const invalidation = this.switchTo(tree, rendered);
+    trace(`table switched in ${(performance.now() - started).toFixed(1)} ms`);
+    return invalidation;
+  }
+
+  *#renderAndStage(tree: VirtualTree): Steps<RenderedNodeTable> {
+    const rendered = yield* this.#filesystem.renderSteps(tree);
+    yield* this.stageSteps(rendered);
+    return rendered;
+  }
+
+  /** A load that failed leaves nothing staged (the addon drops a table it refused itself). */
+  #drop(error: unknown): never {
+    this.#native.dropStagedTable(this.#session);
+    throw error;
+  }
+}
