@@ -254,6 +254,10 @@ class RecordingBinding implements NativeBinding {
   get staging(): boolean {
     return this.#staged !== undefined;
   }
+  /** True once every node of the staged table is in: what is left of a load is its plan and switch. */
+  get stagedInFull(): boolean {
+    return this.#staged !== undefined && this.#staged.filled === this.#staged.spec.modes.length;
+  }
   releaseFreeMemory(): boolean {
     return false;
   }
@@ -591,6 +595,7 @@ describe("the revision swap", () => {
     { failure: "the tree fails to render", staged: false },
     { failure: "the addon refuses the table", staged: true },
     { failure: "the mount closes while it is staged", staged: true },
+    { failure: "the mount closes once it is staged, while it is planned", staged: true },
   ])(
     "a load that fails or is given up when $failure drops what was staged and keeps the old revision",
     async ({ failure }) => {
@@ -598,7 +603,8 @@ describe("the revision swap", () => {
       const before = kernel.native.served;
       const readme = kernel.ino("/README.md");
       kernel.native.tableCalls.length = 0;
-      const next = withChanges({ "README.md": "hello from revision 2\n" });
+      const changes = { "README.md": "hello from revision 2\n", "NEW.md": "new" };
+      const next = withChanges(changes);
       let cancelled = (): boolean => false;
       if (failure === "the tree fails to render")
         next.list = () => {
@@ -607,15 +613,51 @@ describe("the revision swap", () => {
       if (failure === "the addon refuses the table") kernel.native.refuseTable = true;
       if (failure === "the mount closes while it is staged")
         cancelled = () => kernel.native.tableCalls.includes("fill");
+      if (failure === "the mount closes once it is staged, while it is planned")
+        cancelled = () => kernel.native.stagedInFull;
+      const known = kernel.fs.inodeCount;
       await expect(kernel.loader.load(next, cancelled)).rejects.toThrow();
       expect(kernel.native.staging).toBe(false);
       expect(kernel.native.tableCalls).not.toContain("serve");
       expect(kernel.native.served).toBe(before);
       expect(kernel.fs.tree).toBe(kernel.tree);
+      expect(kernel.fs.inodeCount).toBe(known); // a plan changes nothing in the inode table
+      expect(kernel.lookup(ROOT, "NEW.md")).toMatchObject({ op: "entry", ino: 0 });
       const fh = (kernel.open(readme) as { fh: number }).fh;
       expect(kernel.read(readme, fh)).toMatchObject({ text: "hello from revision 1\n" });
+      // The next load goes through as if the first had never started.
+      kernel.native.refuseTable = false;
+      const { names } = await kernel.loader.load(withChanges(changes), () => false);
+      expect(names).toContain("NEW.md");
+      expect(kernel.native.served?.inos[kernel.native.served.names.indexOf("README.md")]).toBe(readme);
+      expect(kernel.native.staging).toBe(false);
     },
   );
+
+  test("a plan made between requests is served when the handlers changed no path of either table", () => {
+    const kernel = new Kernel(new MemoryTree(revision1));
+    const next = withChanges({ "NEW.md": "new" });
+    const rendered = runToEnd(kernel.fs.renderSteps(next));
+    const plan = runToEnd(kernel.fs.planSteps(next, rendered));
+    kernel.ino("/.search/q1/results.json"); // JS numbers names under /.search, which no table lists
+    kernel.ino("/README.md"); // a table path's lookup finds its live node: nothing changes
+    expect(kernel.fs.holding(plan, rendered)).toBe(plan);
+  });
+
+  test("a handler that numbers a path of the new table after the plan was made: the plan is made again, with the handler's number", () => {
+    const next = withChanges({ "NEW.md": "new" });
+    const kernel = new Kernel(new MemoryTree(revision1), {}, "later"); // the handlers number paths until the first table
+    const rendered = runToEnd(kernel.fs.renderSteps(next));
+    runToEnd(kernel.loader.stageSteps(rendered));
+    const plan = runToEnd(kernel.fs.planSteps(next, rendered));
+    const zeta = kernel.ino("/b/zeta.d.ts");
+    expect(kernel.fs.holding(plan, rendered)).not.toBe(plan);
+    kernel.loader.switchTo(plan, rendered);
+    const { inos, names } = kernel.native.served!;
+    expect(new Set(inos).size).toBe(inos.length);
+    expect(inos[names.indexOf("zeta.d.ts")]).toBe(zeta);
+    expect(kernel.ino("/b/zeta.d.ts")).toBe(zeta);
+  });
 
   test("an unchanged tree invalidates every table inode and no entry; every path keeps its inode", () => {
     const kernel = new Kernel(new MemoryTree(revision1));

@@ -115,7 +115,7 @@ function watchForReloads(
       await handle.swap(next.tree);
       if (stalls)
         trace(
-          `reload in ${(performance.now() - started).toFixed(0)} ms (the revision loaded in ${loadedMs.toFixed(0)}), longest event-loop stall ${stalls.stop().toFixed(1)} ms`,
+          `reload in ${(performance.now() - started).toFixed(0)} ms (the revision loaded in ${loadedMs.toFixed(0)}), longest event-loop stall ${stalls.stop().toFixed(1)} ms, ${stalls.gcPauses()}`,
         );
       current = next.catalog.stamp();
       io.stdout(

@@ -34,6 +34,7 @@ export class InodeTable {
   readonly #byIno = new Map<number, InodeNode>();
   readonly #byPath = new Map<string, InodeNode>();
   #nextIno = ROOT_INO + 1;
+  #watch: PathWatch | undefined;
 
   constructor() {
     const root: InodeNode = {
@@ -69,30 +70,42 @@ export class InodeTable {
    * change type.
    */
   resolve(parent: InodeNode, name: string, kind: TreeNodeKind): InodeNode {
-    return this.place(parent, name, kind, this.numberFor(childPath(parent.path, name), kind));
+    return this.attach(this.planned(childPath(parent.path, name), name, parent.ino, kind));
   }
 
-  /** The number `resolve` would give: the live node's when its kind matches, else a fresh one (never reused). */
-  numberFor(path: string, kind: TreeNodeKind): number {
+  /**
+   * The node `resolve` would give, without touching the table: the live node when its kind
+   * matches, else a new one with a fresh number (never reused), which `attach` puts in.
+   */
+  planned(path: string, name: string, parent: number, kind: TreeNodeKind): InodeNode {
     const known = this.#byPath.get(path);
-    return known && known.kind === kind ? known.ino : this.#nextIno++;
+    if (known && known.kind === kind) return known;
+    return { ino: this.#nextIno++, path, parent, name, kind, nlookup: 0, stale: false, pinned: false };
   }
 
-  /** The node for `name` in `parent` with number `ino` (from numberFor), created when new; `path` is theirs joined. */
-  place(
-    parent: InodeNode,
-    name: string,
-    kind: TreeNodeKind,
-    ino: number,
-    path = childPath(parent.path, name),
-  ): InodeNode {
-    const known = this.#byPath.get(path);
-    if (known && known.ino === ino) return known;
+  /** Makes a node from `planned` the live one for its path, detaching the one it replaces. */
+  attach(node: InodeNode): InodeNode {
+    const known = this.#byPath.get(node.path);
+    if (known === node) return node;
     if (known) this.detach(known);
-    const node: InodeNode = { ino, path, parent: parent.ino, name, kind, nlookup: 0, stale: false, pinned: false };
     this.#byIno.set(node.ino, node);
-    this.#byPath.set(path, node);
+    this.#byPath.set(node.path, node);
+    this.#watch?.add(node.path);
     return node;
+  }
+
+  /**
+   * Records, from now on, each path whose live node changes (one watch at a time: a new one
+   * ends the last). A table planned between requests checks it before it is served.
+   */
+  watchPaths(): PathWatch {
+    this.#watch = new PathWatch();
+    return this.#watch;
+  }
+
+  /** Ends `watch` if it is still the one recording. */
+  unwatch(watch: PathWatch): void {
+    if (this.#watch === watch) this.#watch = undefined;
   }
 
   /** The kernel let go of `count` references; a node nobody holds is dropped. */
@@ -106,7 +119,7 @@ export class InodeTable {
   /** Unlinks a node from its path; the kernel may still name it by number until it forgets. */
   detach(node: InodeNode): void {
     if (node.ino === ROOT_INO) return;
-    if (this.#byPath.get(node.path) === node) this.#byPath.delete(node.path);
+    this.#unlink(node);
     node.stale = true;
     node.pinned = false;
     if (node.nlookup === 0) this.#byIno.delete(node.ino);
@@ -115,11 +128,33 @@ export class InodeTable {
   remove(node: InodeNode): void {
     if (node.ino === ROOT_INO) return;
     this.#byIno.delete(node.ino);
-    if (this.#byPath.get(node.path) === node) this.#byPath.delete(node.path);
+    this.#unlink(node);
+  }
+
+  #unlink(node: InodeNode): void {
+    if (this.#byPath.get(node.path) !== node) return;
+    this.#byPath.delete(node.path);
+    this.#watch?.add(node.path);
   }
 
   /** A snapshot of all nodes, safe to mutate the table while iterating it. */
   nodes(): InodeNode[] {
     return [...this.#byIno.values()];
+  }
+}
+
+/** Paths whose live node changed while it watched (InodeTable.watchPaths); past a bound, just that many did. */
+export class PathWatch {
+  /** More than this many changes: the watcher stops naming them (a plan then starts over anyway). */
+  static readonly MAX_PATHS = 1024;
+  readonly paths = new Set<string>();
+  overflowed = false;
+
+  add(path: string): void {
+    if (this.overflowed) return;
+    if (this.paths.size >= PathWatch.MAX_PATHS) {
+      this.overflowed = true;
+      this.paths.clear();
+    } else this.paths.add(path);
   }
 }

@@ -289,7 +289,7 @@ class Mount implements MountHandle {
       await this.#swapIn(tree);
       if (stalls)
         trace(
-          `swap in ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stalls.stop().toFixed(1)} ms`,
+          `swap in ${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${stalls.stop().toFixed(1)} ms, ${stalls.gcPauses()}`,
         );
     } finally {
       stalls?.stop();
@@ -305,7 +305,14 @@ class Mount implements MountHandle {
       throw error instanceof SlicesCancelled ? closedError() : error;
     });
     this.#native.setMtime(this.#session, Date.now() / 1000);
-    await new Promise<void>((done) => this.#native.invalidate(this.#session, inodes, parents, names, () => done()));
+    const handing = performance.now();
+    const invalidated = new Promise<void>((done) =>
+      this.#native.invalidate(this.#session, inodes, parents, names, () => done()),
+    );
+    trace(
+      `invalidation of ${inodes.length} inodes and ${names.length} entries handed over in ${(performance.now() - handing).toFixed(1)} ms`,
+    );
+    await invalidated;
   }
 
   async unmount(): Promise<void> {

@@ -10,7 +10,7 @@
  * the sizes in any listing cost.
  */
 
-import { runToEnd } from "../slices.js";
+import { runToEnd, type Steps } from "../slices.js";
 import { childPath } from "../tree/tree-path.js";
 import type { TreeNodeInfo, TreeNodeKind, VirtualTree } from "../tree/virtual-tree.js";
 import { type InodeNode, type InodeTable, ROOT_INO } from "./inode-table.js";
@@ -57,10 +57,15 @@ export interface NodeTableSettings {
   readonly negativeTimeout: number;
 }
 
-/** A table's numbers, and the step that gives its nodes their inodes in the inode table and pins them. */
+/**
+ * A table in the inode table's terms: each node's InodeNode (the live one, or a new one that is
+ * not in the inode table yet) and the numbers the addon serves.
+ */
 export interface NumberedNodeTable {
   readonly numbers: NodeTableNumbers;
-  /** Returns the pinned nodes, in table order. Call it once the addon took the table. */
+  /** In table order; the root first. */
+  readonly nodes: readonly InodeNode[];
+  /** Puts every node in the inode table, pinned, and returns them. Call it once the addon took the table. */
   readonly commit: () => readonly InodeNode[];
 }
 
@@ -84,7 +89,7 @@ export function buildNodeTable(
   settings: NodeTableSettings,
 ): { readonly spec: NodeTableSpec; readonly commit: () => readonly InodeNode[] } {
   const rendered = runToEnd(renderNodeTable(tree, settings));
-  const { numbers, commit } = numberNodeTable(rendered, inodes);
+  const { numbers, commit } = runToEnd(numberNodeTable(rendered, inodes));
   return { spec: { ...rendered.spec, ...numbers }, commit };
 }
 
@@ -138,28 +143,36 @@ export function* renderNodeTable(tree: VirtualTree, settings: NodeTableSettings)
   return { paths, parentIndex, kinds: infos.map((info) => info.kind), spec };
 }
 
+/** Nodes numbered per step: about a millisecond. */
+const NUMBER_CHUNK_NODES = 2048;
+
 /**
- * Numbers a rendered tree (a path that keeps its kind keeps its number) without touching the
- * inode table: until `commit`, a table the addon refuses changes nothing. Run it in the same
- * synchronous step as serving the table and committing it, so that no lookup served in between
- * hands out a number the table does not know.
+ * Numbers a rendered tree (a path that keeps its kind keeps its number), yielding every few
+ * thousand nodes, without touching the inode table: until `commit`, a table the addon refuses
+ * changes nothing. Numbers depend on the inode table's live paths, which the handlers may change
+ * between steps: whoever serves the numbers must check they are still those (InodeTable.watchPaths).
  */
-export function numberNodeTable(rendered: RenderedNodeTable, inodes: InodeTable): NumberedNodeTable {
+export function* numberNodeTable(rendered: RenderedNodeTable, inodes: InodeTable): Steps<NumberedNodeTable> {
   const { paths, parentIndex, kinds } = rendered;
+  const { names } = rendered.spec;
+  const nodes: InodeNode[] = [inodes.get(ROOT_INO)!];
   const inos = new Float64Array(paths.length);
+  const parents = new Float64Array(paths.length);
   inos[0] = ROOT_INO;
-  for (let i = 1; i < paths.length; i++) inos[i] = inodes.numberFor(paths[i]!, kinds[i]!);
-  const numbers: NodeTableNumbers = { inos, parents: Float64Array.from(parentIndex, (parent) => inos[parent]!) };
+  parents[0] = ROOT_INO;
+  for (let i = 1; i < paths.length; i++) {
+    const parent = inos[parentIndex[i]!]!;
+    const node = inodes.planned(paths[i]!, names[i]!, parent, kinds[i]!);
+    nodes.push(node);
+    inos[i] = node.ino;
+    parents[i] = parent;
+    if (i % NUMBER_CHUNK_NODES === 0) yield;
+  }
   const commit = (): InodeNode[] => {
-    const nodes: InodeNode[] = [inodes.get(ROOT_INO)!];
-    for (let i = 1; i < paths.length; i++) {
-      const node = inodes.place(nodes[parentIndex[i]!]!, rendered.spec.names[i]!, kinds[i]!, inos[i]!, paths[i]!);
-      node.pinned = true;
-      nodes.push(node);
-    }
+    for (const node of nodes) inodes.attach(node).pinned = true;
     return nodes;
   };
-  return { numbers, commit };
+  return { numbers: { inos, parents }, nodes, commit };
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * How a revision's node table gets into the addon (docs/native.md, "Reloads: `swap(tree)` and
  * invalidation"): rendered, then copied into the addon's staged table a chunk of nodes per step,
- * while the current revision goes on being served; then, in one short synchronous step,
- * numbered, switched to (a pointer in C) and committed. A load that fails or is given up drops
+ * and numbered and planned (revision-swap.ts), while the current revision goes on being served;
+ * then, in one short synchronous step, switched to (a pointer in C) and committed. A load that fails or is given up drops
  * the staged table, and the current revision stays served.
  */
 import { runInSlices, runToEnd, SlicesCancelled, type Steps } from "../slices.js";
@@ -10,7 +10,7 @@ import type { VirtualTree } from "../tree/virtual-tree.js";
 import { trace } from "./mount-trace.js";
 import type { NativeBinding, NativeSession } from "./native-binding.js";
 import type { RenderedNodeTable } from "./node-table.js";
-import type { Invalidation, TreeFilesystem } from "./tree-filesystem.js";
+import type { Invalidation, PlannedSwap, TreeFilesystem } from "./tree-filesystem.js";
 
 /** Nodes copied into the staged table per step: well under a millisecond of copying. */
 export const STAGE_CHUNK_NODES = 256;
@@ -34,49 +34,59 @@ export class TableLoader {
   }
 
   /**
-   * Numbers the staged table of `tree`, serves it and commits `tree`, in one synchronous step, so
-   * that no request sees one without the other; returns what the kernel must forget.
+   * Serves the staged table with the numbers of `plan` (made again first if a handler changed a
+   * path it counted on) and commits it, in one synchronous step, so that no request sees one
+   * without the other; returns what the kernel must forget.
    */
-  switchTo(tree: VirtualTree, rendered: RenderedNodeTable): Invalidation {
-    const prepared = this.#filesystem.prepareRendered(tree, rendered);
-    this.#native.serveStagedTable(this.#session, prepared.numbers);
-    return prepared.commit();
+  switchTo(plan: PlannedSwap, rendered: RenderedNodeTable): Invalidation {
+    const started = performance.now();
+    const holding = this.#filesystem.holding(plan, rendered);
+    const checked = performance.now();
+    this.#native.serveStagedTable(this.#session, holding.numbered.numbers);
+    const served = performance.now();
+    const invalidation = this.#filesystem.commit(holding);
+    trace(
+      `table switched in ${(performance.now() - started).toFixed(1)} ms: ${holding === plan ? "plan held" : "planned again"} ${(checked - started).toFixed(1)} ms, served ${(served - checked).toFixed(1)} ms, committed ${(performance.now() - served).toFixed(1)} ms`,
+    );
+    return invalidation;
   }
 
   /** Stages a table rendered before and switches to it, now. */
   loadNow(tree: VirtualTree, rendered: RenderedNodeTable): Invalidation {
+    let plan: PlannedSwap;
     try {
       runToEnd(this.stageSteps(rendered));
+      plan = runToEnd(this.#filesystem.planSteps(tree, rendered));
     } catch (error) {
       this.#drop(error);
     }
-    return this.switchTo(tree, rendered);
+    return this.switchTo(plan, rendered);
   }
 
   /**
-   * Renders and stages `tree`'s table in slices between requests, then switches to it; resolves
-   * to what the kernel must forget. Rejects, with the current revision still served and nothing
-   * left staged, when the tree fails to render, the addon refuses the table, or `cancelled()`
-   * turns true (SlicesCancelled).
+   * Renders, stages and plans `tree`'s table in slices between requests, then switches to it;
+   * resolves to what the kernel must forget. Rejects, with the current revision still served and
+   * nothing left staged, when the tree fails to render, the addon refuses the table, or
+   * `cancelled()` turns true (SlicesCancelled).
    */
   async load(tree: VirtualTree, cancelled: () => boolean): Promise<Invalidation> {
-    let rendered: RenderedNodeTable;
+    let planned: { plan: PlannedSwap; rendered: RenderedNodeTable };
     try {
-      rendered = await runInSlices(this.#renderAndStage(tree), cancelled);
+      const started = performance.now();
+      planned = await runInSlices(this.#renderStageAndPlan(tree), cancelled);
+      trace(`table rendered, staged and planned in slices in ${(performance.now() - started).toFixed(0)} ms`);
       if (cancelled()) throw new SlicesCancelled("cancelled");
     } catch (error) {
       this.#drop(error);
     }
-    const started = performance.now();
-    const invalidation = this.switchTo(tree, rendered);
-    trace(`table switched in ${(performance.now() - started).toFixed(1)} ms`);
-    return invalidation;
+    return this.switchTo(planned.plan, planned.rendered);
   }
 
-  *#renderAndStage(tree: VirtualTree): Steps<RenderedNodeTable> {
+  *#renderStageAndPlan(tree: VirtualTree): Steps<{ plan: PlannedSwap; rendered: RenderedNodeTable }> {
     const rendered = yield* this.#filesystem.renderSteps(tree);
     yield* this.stageSteps(rendered);
-    return rendered;
+    const plan = yield* this.#filesystem.planSteps(tree, rendered);
+    return { plan, rendered };
   }
 
   /** A load that failed leaves nothing staged (the addon drops a table it refused itself). */

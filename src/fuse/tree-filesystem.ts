@@ -15,7 +15,7 @@
  *   reported through onError.
  */
 import { constants as fsConstants } from "node:fs";
-import type { Steps } from "../slices.js";
+import { runToEnd, type Steps } from "../slices.js";
 import { childPath } from "../tree/tree-path.js";
 import { TreeError, type TreeNodeInfo, type VirtualTree } from "../tree/virtual-tree.js";
 import { Attributes, CONTROL_MODE, sizeOf } from "./attributes.js";
@@ -25,17 +25,11 @@ import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js"
 import { type InodeNode, InodeTable } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 import { NegativeEntries } from "./negative-entries.js";
-import {
-  type NodeTableNumbers,
-  type NodeTableSettings,
-  numberNodeTable,
-  type RenderedNodeTable,
-  renderNodeTable,
-} from "./node-table.js";
+import { type NodeTableSettings, type RenderedNodeTable, renderNodeTable } from "./node-table.js";
 import { OpenFiles } from "./open-files.js";
-import { type Invalidation, Revision } from "./revision-swap.js";
+import { type Invalidation, type PlannedSwap, Revision } from "./revision-swap.js";
 
-export type { Invalidation } from "./revision-swap.js";
+export type { Invalidation, PlannedSwap } from "./revision-swap.js";
 
 /** Linux's O_ACCMODE (not in fs.constants). */
 const O_ACCMODE = 3;
@@ -56,12 +50,6 @@ export interface TreeFilesystemOptions {
    */
   readonly controlFiles?: boolean;
   readonly onError?: (error: unknown) => void;
-}
-
-/** A rendered tree numbered: serve the staged table with `numbers`, then `commit`. */
-export interface PreparedTree {
-  readonly numbers: NodeTableNumbers;
-  readonly commit: () => Invalidation;
 }
 
 export class TreeFilesystem {
@@ -113,27 +101,38 @@ export class TreeFilesystem {
 
   /**
    * Renders the node table of `tree` (every file), yielding after each node (src/slices.ts), and
-   * touching nothing else: meanwhile the current revision is served as before. Then
-   * `prepareRendered` numbers it, and the table is served and committed in one synchronous step.
+   * touching nothing else: meanwhile the current revision is served as before. Then `planSteps`
+   * numbers it, and the table is served and committed in one synchronous step.
    */
   renderSteps(tree: VirtualTree): Steps<RenderedNodeTable> {
     return renderNodeTable(tree, this.#tableSettings());
   }
 
   /**
-   * Numbers a table `renderSteps` made of `tree`, and the step that makes `tree` the one served.
-   * Nothing changes before `commit`, so a tree that fails to render or a table the addon refuses
-   * leaves the current revision in place. Number, serve the table, then commit, in one
-   * synchronous step: no request may be served in between.
-   *
-   * `commit` returns the kernel caches to invalidate (revision-swap.ts). Files opened through JS
-   * keep the bytes they opened; files opened by the addon (fh 0) read the new revision once their
-   * cached pages are invalidated, so a reader in the middle of one may see the new bytes from
-   * there on.
+   * Numbers a table `renderSteps` made of `tree` and works out what its commit changes and
+   * invalidates, in steps, changing nothing: a tree that fails to render or a table the addon
+   * refuses leaves the current revision in place. Then, in one synchronous step: `holding`,
+   * serve the table with its numbers, `commit`.
    */
-  prepareRendered(tree: VirtualTree, rendered: RenderedNodeTable): PreparedTree {
-    const numbered = numberNodeTable(rendered, this.#inodes);
-    return { numbers: numbered.numbers, commit: () => this.#commit(tree, numbered.commit()) };
+  planSteps(tree: VirtualTree, rendered: RenderedNodeTable): Steps<PlannedSwap> {
+    return this.#revision.plan(tree, rendered);
+  }
+
+  /** `plan` if it still holds, else the same plan made again now (a handler changed a path it counted on). */
+  holding(plan: PlannedSwap, rendered: RenderedNodeTable): PlannedSwap {
+    return this.#revision.holds(plan) ? plan : runToEnd(this.planSteps(plan.tree, rendered));
+  }
+
+  /**
+   * Makes the tree of `plan` (from `holding`, whose numbers the addon now serves) the one served;
+   * returns the kernel caches to invalidate (revision-swap.ts). Files opened through JS keep the
+   * bytes they opened; files opened by the addon (fh 0) read the new revision once their cached
+   * pages are invalidated, so a reader in the middle of one may see the new bytes from there on.
+   */
+  commit(plan: PlannedSwap): Invalidation {
+    this.#pages.newRevision();
+    this.#files.newRevision();
+    return this.#revision.commit(plan, this.#negative);
   }
 
   #tableSettings(): NodeTableSettings {
@@ -146,12 +145,6 @@ export class TreeFilesystem {
       attrTimeout: this.#options.attrTimeout,
       negativeTimeout: this.#options.negativeTimeout,
     };
-  }
-
-  #commit(tree: VirtualTree, pinned: readonly InodeNode[]): Invalidation {
-    this.#pages.newRevision();
-    this.#files.newRevision();
-    return this.#revision.commit(tree, pinned, this.#negative);
   }
 
   /** Runs a handler; a throw becomes the mapped errno (the request is answered either way). */
