@@ -30,6 +30,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { INVALIDATION_BATCH } from "../src/fuse/mount.js";
 import type { NativeBinding, NativeHandlers } from "../src/fuse/native-binding.js";
 import type { NodeTableSpec } from "../src/fuse/node-table.js";
 import {
@@ -279,6 +280,23 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(await tool("cat", [join(path, "b", "mid")])).toBe("mid is a file now\n");
     expect(errorCode(() => statSync(join(path, "b", "alpha.d.ts")))).toBe("ENOENT");
     expect(errorCode(() => statSync(join(path, "broken.txt")))).toBe("ENOENT");
+  });
+
+  test("a swap past one invalidation batch reaches every cached file, the last in table order too", async () => {
+    const path = newMountpoint("swap-many");
+    const daemon = await startDaemon(path, { manyFiles: INVALIDATION_BATCH + 1000 });
+    // Same sizes in both revisions: only the invalidation makes the kernel drop the cached pages.
+    const cached = ["many/f0.txt", `many/f${INVALIDATION_BATCH + 999}.txt`, "b/zeta.d.ts"].map((file) =>
+      join(path, file),
+    );
+    expect(await tool("cat", cached)).toBe(
+      `f0.txt of revision 1\nf${INVALIDATION_BATCH + 999}.txt of revision 1\nexport declare const zeta: 1;\n`,
+    );
+    daemon.send("swap");
+    await daemon.waitFor(/^swapped.*$/m);
+    expect(await tool("cat", cached)).toBe(
+      `f0.txt of revision 2\nf${INVALIDATION_BATCH + 999}.txt of revision 2\nexport declare const zeta: 2;\n`,
+    );
   });
 
   test("a swap whose table the addon refuses changes nothing: the old revision goes on", async () => {
