@@ -137,9 +137,11 @@ export class InodeTable {
     this.#watch?.add(node.path);
   }
 
-  /** A snapshot of all nodes, safe to mutate the table while iterating it. */
-  nodes(): InodeNode[] {
-    return [...this.#byIno.values()];
+  /** A snapshot of the nodes not pinned (those JS serves), safe to mutate the table while iterating it. */
+  unpinned(): InodeNode[] {
+    const nodes: InodeNode[] = [];
+    for (const node of this.#byIno.values()) if (!node.pinned) nodes.push(node);
+    return nodes;
   }
 }
 

@@ -142,8 +142,7 @@ export class Revision {
     const inodes: number[] = [];
     const parents: number[] = [];
     const names: string[] = [];
-    for (const node of this.#inodes.nodes()) {
-      if (node.pinned) continue;
+    for (const node of this.#inodes.unpinned()) {
       if (!node.stale && kindIn(tree, node.path) !== node.kind) {
         parents.push(node.parent);
         names.push(node.name);
