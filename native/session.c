@@ -223,9 +223,9 @@ static void on_fuse_readable(uv_poll_t *handle, int status, int events) {
  * answered. glibc's calloc never takes from the thread cache, and chunks of
  * that size are past its default fastbin limit, so each one was carved out
  * of the small bins of Node's large, fragmented heap: in a profile of a cold
- * `cat` of every file at 10,000 operations that was 3% of the daemon's time,
- * eight times what the C baseline spends. Fastbins up to glibc's largest
- * limit (160 bytes) make it a pop from a free list. It is process-wide and
+ * `cat` of every file at 10,000 operations that was 1.5 to 3% of the
+ * daemon's time, six to ten times what the C baseline spends. Fastbins up
+ * to glibc's largest limit (160 bytes) make it a pop from a free list. It is process-wide and
  * only changes speed, so a C library that refuses it costs nothing else. */
 static void fast_request_allocation(void) {
 #ifdef __GLIBC__
