@@ -77,8 +77,10 @@ typedef struct node_table {
   uint32_t count;
   char *names;
   char *data;
-  uint32_t *by_ino;  /* hash slots: index into nodes, or UINT32_MAX */
+  uint32_t *by_ino;  /* index into nodes, or UINT32_MAX: by ino - ino_base when dense, else hash slots */
   uint64_t mask;     /* by_ino slots - 1 */
+  uint64_t ino_base; /* the lowest inode number, when dense */
+  bool dense;        /* the inode numbers span at most mask + 1: by_ino is indexed directly */
   uint32_t *by_name; /* per directory, its children's indexes in strcmp order */
   double entry_timeout, attr_timeout, negative_timeout;
 } node_table;
@@ -142,6 +144,12 @@ typedef struct forage_session {
 
   node_table *table;   /* NULL until JS loads one */
   staged_table *staged; /* the next table, while JS fills it; never served */
+
+  /* The buffer table listings are built in (table-replies.c), kept across
+   * readdir requests: a buffer per listing cost a malloc and a free past the
+   * fastbin sizes, and each such malloc first consolidates the fastbins. */
+  char *listing;
+  size_t listing_size;
 
   /* JS scopes opened lazily for the rest of one wakeup (js-calls.c). */
   bool in_js;

@@ -8,8 +8,12 @@
  * control files, inodes of an older table) still go to JS; see ops.c.
  *
  * Layout: one array of nodes; each directory's children are a contiguous
- * run of it, in listing order. Names and file bytes live in two blobs. An
- * open-addressing hash finds a node by inode number; a name is found by
+ * run of it, in listing order. Names and file bytes live in two blobs. A
+ * node is found by inode number in by_ino: indexed by the number itself when
+ * the numbers are dense (a first table numbers its nodes in table order, so
+ * a reader going directory by directory walks by_ino and the nodes in step,
+ * as a C filesystem indexing an array by inode does), otherwise an
+ * open-addressing hash, which scatters every lookup; a name is found by
  * binary search in its directory's run of `by_name`, the children's indexes
  * in strcmp order. That keeps a lookup within memory its siblings' lookups
  * just touched, which matters: `find` and `stat` go directory by directory.
@@ -45,6 +49,11 @@ static const char *node_name(const node_table *t, const table_node *n) {
 
 const table_node *table_find(const node_table *t, uint64_t ino) {
   if (!t) return NULL;
+  if (t->dense) {
+    if (ino < t->ino_base || ino - t->ino_base > t->mask) return NULL;
+    uint32_t slot = t->by_ino[ino - t->ino_base];
+    return slot == EMPTY_SLOT ? NULL : &t->nodes[slot];
+  }
   for (uint64_t i = mix64(ino) & t->mask;; i = (i + 1) & t->mask) {
     uint32_t slot = t->by_ino[i];
     if (slot == EMPTY_SLOT) return NULL;
@@ -241,13 +250,27 @@ static bool check_node(napi_env env, node_table *t, uint32_t i) {
 
 static bool index_ino(napi_env env, node_table *t, uint32_t i) {
   const table_node *n = &t->nodes[i];
-  uint64_t slot = mix64(n->ino) & t->mask;
+  uint64_t slot = t->dense ? n->ino - t->ino_base : mix64(n->ino) & t->mask;
   while (t->by_ino[slot] != EMPTY_SLOT) {
-    if (t->nodes[t->by_ino[slot]].ino == n->ino)
+    if (t->nodes[t->by_ino[slot]].ino == n->ino || t->dense)
       return fail(env, "forage_fuse: two nodes share an inode number");
     slot = (slot + 1) & t->mask;
   }
   t->by_ino[slot] = i;
+  return true;
+}
+
+/* Fills by_ino, directly indexed when the inode numbers fit its slots. */
+static bool index_inos(napi_env env, node_table *t) {
+  uint64_t low = UINT64_MAX, high = 0;
+  for (uint32_t i = 0; i < t->count; i++) {
+    if (t->nodes[i].ino < low) low = t->nodes[i].ino;
+    if (t->nodes[i].ino > high) high = t->nodes[i].ino;
+  }
+  t->dense = high - low <= t->mask;
+  t->ino_base = low;
+  for (uint32_t i = 0; i < t->count; i++)
+    if (!index_ino(env, t, i)) return false;
   return true;
 }
 
@@ -375,7 +398,7 @@ node_table *table_number(napi_env env, staged_table *st, napi_value numbers) {
     return NULL;
   }
   bool ok = copy_numbers(env, numbers, t);
-  for (uint32_t i = 0; ok && i < t->count; i++) ok = index_ino(env, t, i);
+  if (ok) ok = index_inos(env, t);
   if (ok) ok = check_parents(env, t);
   if (!ok) return NULL;
   st->table = NULL;

@@ -24,6 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Requests handled per wakeup before yielding to the rest of the loop. The
  * poll is level-triggered, so anything left is picked up on the next turn. */
@@ -53,6 +56,7 @@ enum teardown_kind {
 void session_unref(forage_session *s) {
   if (--s->refs > 0) return;
   free(s->plain);
+  free(s->listing);
   table_free(s->table);
   table_staged_free(s->staged);
   free(s);
@@ -216,6 +220,20 @@ static void on_fuse_readable(uv_poll_t *handle, int status, int events) {
 
 /* ---- Mount --------------------------------------------------------------- */
 
+/* libfuse callocs a 128-byte request for every operation and frees it once
+ * answered. glibc's calloc never takes from the thread cache, and chunks of
+ * that size are past its default fastbin limit, so each one was carved out
+ * of the small bins of Node's large, fragmented heap: in a profile of a cold
+ * `cat` of every file at 10,000 operations that was 1.5 to 3% of the
+ * daemon's time, six to ten times what the C baseline spends. Fastbins up
+ * to glibc's largest limit (160 bytes) make it a pop from a free list. It is process-wide and
+ * only changes speed, so a C library that refuses it costs nothing else. */
+static void fast_request_allocation(void) {
+#ifdef __GLIBC__
+  mallopt(M_MXFAST, 160);
+#endif
+}
+
 /* Mounts and starts serving. On failure returns NULL with a message in
  * error, and nothing stays mounted: each step is checked, and a failed one
  * unwinds those before it in reverse. The caller fills handlers and refs. */
@@ -229,6 +247,7 @@ forage_session *session_mount(napi_env env, const char *mountpoint, const char *
   }
   s->env = env;
 
+  fast_request_allocation();
   log_capture_begin(error, error_size);
   s->se = ops_new_session(s, options, debug);
   if (!s->se) goto fail_session;

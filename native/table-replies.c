@@ -92,11 +92,21 @@ static size_t add_listing_entry(forage_session *s, fuse_req_t req, const table_n
                            (double)n->size, plus, t->entry_timeout, attr_timeout_of(t, n), next);
 }
 
+/* The session's listing buffer, at least `size` bytes; NULL when out of memory. */
+static char *listing_buffer(forage_session *s, size_t size) {
+  if (s->listing_size >= size) return s->listing;
+  char *bigger = realloc(s->listing, size);
+  if (!bigger) return NULL;
+  s->listing = bigger;
+  s->listing_size = size;
+  return bigger;
+}
+
 bool table_readdir(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                    bool plus) {
   const table_node *dir = served(s, ino);
   if (!dir || !S_ISDIR(dir->mode)) return false;
-  char *buf = malloc(size);
+  char *buf = listing_buffer(s, size);
   if (!buf) {
     fuse_reply_err(req, ENOMEM);
     return true;
@@ -109,7 +119,6 @@ bool table_readdir(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t siz
     used += n;
   }
   fuse_reply_buf(req, buf, used);
-  free(buf);
   return true;
 }
 

@@ -538,6 +538,45 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
+  test.each([
+    { numbering: "dense", a: 2, d: 3, b: 4 },
+    { numbering: "scattered", a: 2 ** 40, d: 7, b: 2 ** 52 },
+  ])("finds table nodes by inode number when the numbers are $numbering", async ({ a, d, b }) => {
+    const path = newMountpoint("numbering");
+    const binding = createRequire(import.meta.url)(addon) as NativeBinding;
+    let closed!: () => void;
+    const ended = new Promise<void>((done) => (closed = done));
+    // Served by this process's event loop; only child processes read the mount, asynchronously.
+    const session = binding.mount(path, "fsname=forage,subtype=forage", {}, {
+      onClose: () => closed(),
+    } as unknown as NativeHandlers);
+    try {
+      const bytes = (text: string) => new TextEncoder().encode(text);
+      binding.loadTable(session, {
+        inos: Float64Array.of(1, a, d, b),
+        parents: Float64Array.of(1, 1, 1, d),
+        modes: Uint32Array.of(0o040555, 0o100444, 0o040555, 0o100444),
+        flags: Uint32Array.of(0, 0, 0, 0),
+        firstChild: Uint32Array.of(1, 4, 3, 4),
+        childCount: Uint32Array.of(2, 0, 1, 0),
+        names: ["", "a.txt", "d", "b.txt"],
+        contents: [undefined, bytes("alpha\n"), undefined, bytes("beta\n")],
+        entryTimeout: 0,
+        attrTimeout: 0,
+        negativeTimeout: 0,
+      } as unknown as NodeTableSpec);
+      const inode = async (name: string) => Number((await tool("stat", ["-c", "%i", join(path, name)])).trim());
+      expect([await inode("a.txt"), await inode("d"), await inode("d/b.txt")]).toEqual([a, d, b]);
+      expect(await tool("cat", [join(path, "a.txt"), join(path, "d", "b.txt")])).toBe("alpha\nbeta\n");
+      expect(await tool("ls", ["-f", join(path, "d")])).toBe(".\n..\nb.txt\n");
+      await expect(tool("stat", [join(path, "d", "a.txt")])).rejects.toThrow(/No such file/);
+    } finally {
+      binding.unmount(session, false);
+      await ended;
+    }
+    expect(isMounted(path)).toBe(false);
+  });
+
   test("exports the libfuse constants the adapter relies on", () => {
     const binding = createRequire(import.meta.url)(addon) as {
       constants: Record<string, number>;
