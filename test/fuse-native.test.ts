@@ -552,7 +552,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     } as unknown as NativeHandlers);
     try {
       const bytes = (text: string) => new TextEncoder().encode(text);
-      binding.loadTable(session, {
+      const spec = {
         inos: Float64Array.of(1, a, d, b),
         parents: Float64Array.of(1, 1, 1, d),
         modes: Uint32Array.of(0o040555, 0o100444, 0o040555, 0o100444),
@@ -564,7 +564,10 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
         entryTimeout: 0,
         attrTimeout: 0,
         negativeTimeout: 0,
-      } as unknown as NodeTableSpec);
+      } as unknown as NodeTableSpec;
+      binding.stageTable(session, spec);
+      while (!binding.fillStagedTable(session, spec, 1));
+      binding.serveStagedTable(session, spec);
       const inode = async (name: string) => Number((await tool("stat", ["-c", "%i", join(path, name)])).trim());
       expect([await inode("a.txt"), await inode("d"), await inode("d/b.txt")]).toEqual([a, d, b]);
       expect(await tool("cat", [join(path, "a.txt"), join(path, "d", "b.txt")])).toBe("alpha\nbeta\n");
