@@ -1,9 +1,6 @@
-import { declareEnv } from "../describe/env-declaration.js";
-import { ForageError } from "../forage-error.js";
+import { operationTypescript } from "../describe/declaration-text.js";
 import { SearchIndex } from "../search/search-index.js";
 import { sha256Hex } from "./canonical-json.js";
-import { deepFreeze } from "./deep-freeze.js";
-import { MAX_DESCRIPTION_RESPONSE } from "./limits.js";
 import { type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
 import type { OperationDescription } from "./types.js";
 
@@ -17,13 +14,12 @@ export interface CatalogCore {
   readonly index: SearchIndex;
   /** Per document, the documents equivalent to it (itself included), in list order. */
   readonly equivalents: readonly (readonly number[])[];
-  readonly descriptions: readonly OperationDescription[];
   /** Per document, a digest of its path and metadata: a narrowed view's stamp digests the visible ones. */
   readonly digests: readonly string[];
 }
 
 /**
- * Builds the equivalence groups and operation descriptions (the search index on first use) of
+ * Builds the equivalence groups (the search index on first use) of
  * sorted operations. `metadata[doc]` is the metadata text of
  * operation `doc`: equal texts mean equivalent operations.
  */
@@ -50,26 +46,18 @@ export function buildCatalogCore(
       return index;
     },
     equivalents,
-    descriptions: operations.map((operation) => describeOperation(operation, stamp)),
     digests: operations.map((operation, doc) => sha256Hex(`${operation.path}\u0000${metadata[doc] as string}`)),
   };
 }
 
-/** The header every generated declaration starts with: what it is, and that it grants nothing. */
-export function declarationHeader(subject: string): string {
-  return `// Forage description of ${subject}.\n// Declarations only: calling env is up to the host, which decides what may run.\n\n`;
-}
-
-function describeOperation(operation: PreparedOperation, catalogStamp: string): OperationDescription {
-  const typescript = `${declarationHeader(`operation ${operation.path}`)}${operation.declaration.aliases}\n${declareEnv([operation.declaration])}`;
-  if (typescript.length > MAX_DESCRIPTION_RESPONSE) {
-    throw new ForageError(
-      "invalid_catalog",
-      `operation ${JSON.stringify(operation.path)}: its description is ${typescript.length} characters, over the response bound of ${MAX_DESCRIPTION_RESPONSE}; every operation must fit one complete description`,
-      { path: operation.path },
-    );
-  }
-  return deepFreeze({
+/**
+ * The description of one operation, made for each call rather than kept: its TypeScript is
+ * rendered when first read (creation checked that it fits the response bound), so a caller
+ * that wants only the schemas, as a mount's `.json` file and index lines do, never renders it.
+ */
+export function describeOperation(operation: PreparedOperation, catalogStamp: string): OperationDescription {
+  let typescript: string | undefined;
+  return Object.freeze({
     kind: "operation",
     path: operation.path,
     description: operation.description,
@@ -78,7 +66,10 @@ function describeOperation(operation: PreparedOperation, catalogStamp: string): 
     sample: operation.sample,
     inputSchema: operation.inputSchema,
     outputSchema: operation.outputSchema ?? null,
-    typescript,
+    get typescript() {
+      typescript ??= operationTypescript(operation);
+      return typescript;
+    },
     catalogStamp,
   });
 }
