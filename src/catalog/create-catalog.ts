@@ -28,11 +28,7 @@ export function createCatalog(definition: CatalogDefinition): Catalog {
   const revision = checkedRevision(definition);
   const entries = prepareAll(definition.operations);
   const operations = entries.map((entry) => entry.operation);
-  const core = buildCatalogCore(
-    operations,
-    stampOf(entries),
-    entries.map((entry) => entry.metadata),
-  );
+  const core = buildCatalogCore(operations, stampOf(entries));
   const view = forageOf(
     new CatalogView(
       core,

@@ -70,7 +70,7 @@ export function prepareOperation(
   const capabilities = capabilityNotes(definition.capabilities, fail);
   const input = project(projections, definition.input, "input", fail);
   const output = definition.output === undefined ? undefined : project(projections, definition.output, "output", fail);
-  const metadata = metadataText(description, capabilities, instructions, input, output);
+  const metadata = metadataText(description, capabilities, instructions, input.json, output?.json);
   const inputSchema = input.schema;
   const outputSchema = output?.schema;
   const source: DeclarationSource = { path, description, capabilities, instructions, inputSchema, outputSchema };
@@ -120,12 +120,36 @@ function metadataText(
   description: string,
   capabilities: readonly string[],
   instructions: string | undefined,
-  input: Projection,
-  output: Projection | undefined,
+  inputJson: string,
+  outputJson: string | undefined,
 ): string {
   return (
-    `{"capabilities":${canonicalJson(capabilities)},"description":${JSON.stringify(description)},"inputSchema":${input.json},` +
-    `"instructions":${instructions === undefined ? "null" : JSON.stringify(instructions)},"outputSchema":${output?.json ?? "null"}}`
+    `{"capabilities":${canonicalJson(capabilities)},"description":${JSON.stringify(description)},"inputSchema":${inputJson},` +
+    `"instructions":${instructions === undefined ? "null" : JSON.stringify(instructions)},"outputSchema":${outputJson ?? "null"}}`
+  );
+}
+
+/**
+ * The metadata texts of prepared operations, made again from what they keep: the
+ * same texts creation made (a projection's text is exactly JSON.stringify of its
+ * schema), each shared schema serialised once. For what only some catalogs need
+ * (search's equivalence groups, narrowed views' stamps), so creation need not keep them.
+ */
+export function metadataTexts(operations: readonly PreparedOperation[]): string[] {
+  const texts = new Map<JsonSchema, string>();
+  const json = (schema: JsonSchema): string => {
+    let text = texts.get(schema);
+    if (text === undefined) texts.set(schema, (text = JSON.stringify(schema)));
+    return text;
+  };
+  return operations.map((operation) =>
+    metadataText(
+      operation.description,
+      operation.capabilities,
+      operation.instructions,
+      json(operation.inputSchema),
+      operation.outputSchema === undefined ? undefined : json(operation.outputSchema),
+    ),
   );
 }
 

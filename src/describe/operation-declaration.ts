@@ -1,6 +1,6 @@
 import type { JsonSchema, JsonValue } from "../json-value.js";
 import { directReferenceCycle } from "./direct-recursion.js";
-import { jsdocBlock } from "./jsdoc.js";
+import { jsdocBlock, textLines } from "./jsdoc.js";
 import { renderType, type TypeNaming } from "./typescript-type.js";
 
 /** What `env` declares of one operation: its member's aliases and JSDoc lines (the type aliases are rendered apart). */
@@ -12,9 +12,10 @@ export interface OperationDeclaration {
   readonly docLines: readonly string[];
 }
 
-/** The alias stem of a path: every segment joined with `$`, so `a_b.c` and `a.b.c` never collide. */
-function aliasStem(path: string): string {
-  return path.split(".").join("$");
+/** The input and output aliases of a path: every segment joined with `$`, so `a_b.c` and `a.b.c` never collide. */
+function aliasesOf(path: string): { readonly inputAlias: string; readonly outputAlias: string } {
+  const stem = path.replaceAll(".", "$");
+  return { inputAlias: `${stem}_Input`, outputAlias: `${stem}_Output` };
 }
 
 /** The facts an operation declaration is built from. */
@@ -37,13 +38,7 @@ export class UndeclarableSchemaError extends Error {
 
 /** The `env` member facts of one operation: cheap, nothing rendered. */
 export function declareOperation(source: DeclarationSource): OperationDeclaration {
-  const stem = aliasStem(source.path);
-  return {
-    path: source.path,
-    inputAlias: `${stem}_Input`,
-    outputAlias: `${stem}_Output`,
-    docLines: memberDocLines(source),
-  };
+  return { path: source.path, ...aliasesOf(source.path), docLines: memberDocLines(source) };
 }
 
 /**
@@ -52,7 +47,7 @@ export function declareOperation(source: DeclarationSource): OperationDeclaratio
  * or array between (see directReferenceCycle): its alias would be circular.
  */
 export function declareAliases(source: DeclarationSource): string {
-  const { inputAlias, outputAlias } = declareOperation(source);
+  const { inputAlias, outputAlias } = aliasesOf(source.path);
   const output =
     source.outputSchema === undefined
       ? undeclaredOutput(source.path, outputAlias)
@@ -70,7 +65,7 @@ export function declaredAliasesLength(
   inputJson: string,
   outputJson: string | undefined,
 ): number {
-  const { inputAlias, outputAlias } = declareOperation(source);
+  const { inputAlias, outputAlias } = aliasesOf(source.path);
   const output =
     source.outputSchema === undefined || outputJson === undefined
       ? undeclaredOutput(source.path, outputAlias).length
@@ -83,9 +78,9 @@ function undeclaredOutput(path: string, alias: string): string {
 }
 
 function memberDocLines(source: DeclarationSource): string[] {
-  const lines = source.description ? source.description.split(/\r?\n/) : [];
+  const lines = source.description ? textLines(source.description) : [];
   for (const note of source.capabilities) lines.push(`@capability ${note}`);
-  if (source.instructions) lines.push(...`@instructions ${source.instructions}`.split(/\r?\n/));
+  if (source.instructions) lines.push(...textLines(`@instructions ${source.instructions}`));
   return lines;
 }
 
