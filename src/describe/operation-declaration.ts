@@ -14,7 +14,7 @@ export interface OperationDeclaration {
 
 /** The input and output aliases of a path: every segment joined with `$`, so `a_b.c` and `a.b.c` never collide. */
 function aliasesOf(path: string): { readonly inputAlias: string; readonly outputAlias: string } {
-  const stem = path.replaceAll(".", "$");
+  const stem = path.replace(/\./g, "$");
   return { inputAlias: `${stem}_Input`, outputAlias: `${stem}_Output` };
 }
 
