@@ -1,4 +1,4 @@
-// docs/catalog.md, "Describe" and "Validation": bounded TypeScript
+// docs/catalog.md, "Describe" (and its "Rendered when asked") and "Validation": bounded TypeScript
 // descriptions, inputSchema through Standard JSON Schema, $-joined aliases, never truncated.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -107,6 +107,21 @@ function creationError(input: ForageValidator, output?: ForageValidator, path = 
     return error;
   }
 }
+
+describe("rendered when asked", () => {
+  test("every describe gives the same bytes, and a copy or JSON of an operation's description carries its TypeScript", () => {
+    const paths = catalog.list().results.map((summary) => summary.path);
+    const namespaces = ["", ...new Set(paths.map((path) => path.slice(0, path.indexOf("."))))];
+    for (const subject of [...paths, ...namespaces]) {
+      const first = catalog.describe(subject);
+      expect(JSON.stringify(catalog.describe(subject))).toBe(JSON.stringify(first));
+      expect(first.typescript).toBe(catalog.describe(subject).typescript);
+      expect({ ...first }.typescript).toBe(first.typescript);
+      expect(JSON.parse(JSON.stringify(first)).typescript).toBe(first.typescript);
+      expect(Object.isFrozen(first)).toBe(true);
+    }
+  });
+});
 
 describe("tuples", () => {
   test("union elements are parenthesised before ?, and the first minItems elements are required", () => {

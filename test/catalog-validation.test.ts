@@ -1,10 +1,11 @@
-// docs/catalog.md, "Validation" and "Bounds": Forage validates the
+// docs/catalog.md, "Validation", "Bounds" and "Describe" (the response bound): Forage validates the
 // catalog, every operation must fit one complete description, and aggregate metadata stays bounded.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
   createCatalog,
   ForageError,
+  type ForageValidator,
   MAX_CATALOG_METADATA,
   MAX_DESCRIPTION_LENGTH,
   MAX_DESCRIPTION_RESPONSE,
@@ -12,6 +13,18 @@ import {
 } from "../src/index.js";
 
 const input = z.object({ id: z.string() });
+
+/** A hand-made Standard Schema whose JSON Schema projection is given as it is. */
+function handMade(schema: object): ForageValidator {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "x",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  } as unknown as ForageValidator;
+}
 
 function refusal(operations: unknown[]): ForageError {
   try {
@@ -84,6 +97,56 @@ describe("validation at creation", () => {
     expect(error.code).toBe("invalid_catalog");
     expect(error.message).toContain('"files.read"');
     expect(error.message).toContain(String(MAX_DESCRIPTION_RESPONSE));
+  });
+
+  // Creation works out each description's length without rendering it, measuring a schema once for every
+  // operation that shares it: an operation exactly at the bound is accepted and one character more is refused,
+  // whatever its schema holds, with the measure taken for a short path and used for a long one.
+  const shapes: [string, (pad: string) => object][] = [
+    ["plain", (pad) => ({ type: "object", properties: { pad: { type: "string", description: pad } } })],
+    [
+      "$defs, root and repeated refs",
+      (pad) => ({
+        type: "object",
+        description: "Root\nwith two lines",
+        properties: {
+          pad: { type: "string", description: pad },
+          again: { anyOf: [{ $ref: "#/$defs/node" }, { $ref: "#/$defs/node" }, { $ref: "#" }] },
+          both: { type: ["object", "object"], properties: { self: { $ref: "#" } } },
+        },
+        $defs: { node: { type: "array", items: { $ref: "#/$defs/node" } }, "no-de": { const: 1 } },
+      }),
+    ],
+    [
+      "the private-use character that stands for aliases while measuring",
+      (pad) => ({
+        type: "object",
+        properties: { pad: { type: "string", description: `\uE000${pad}` }, next: { $ref: "#/$defs/n" } },
+        $defs: { n: { enum: ["\uE000", 2] } },
+      }),
+    ],
+  ];
+  test.each(shapes)("the description bound is exact (%s)", (_name, shape) => {
+    const long = `long.${"segment_".repeat(20)}end.op`;
+    const output = handMade(shape(""));
+    const operationsWith = (pad: string) => {
+      const input = handMade(shape(pad));
+      return [
+        { path: "a.b", input, output },
+        { path: long, input, output },
+      ];
+    };
+    const typescript = (pad: string) => {
+      const description = createCatalog({ revision: "r", operations: operationsWith(pad) }).describe(long);
+      return description.kind === "operation" ? description.typescript : "";
+    };
+    const fitting = "x".repeat(1 + MAX_DESCRIPTION_RESPONSE - typescript("x").length);
+    expect(typescript(fitting).length).toBe(MAX_DESCRIPTION_RESPONSE);
+    const error = refusal(operationsWith(`${fitting}x`));
+    expect(error.code).toBe("invalid_catalog");
+    expect(error.message).toContain(
+      `operation "${long}": its description is ${MAX_DESCRIPTION_RESPONSE + 1} characters`,
+    );
   });
 
   test("aggregate metadata over the catalog bound is refused", () => {

@@ -1,10 +1,7 @@
-import { declareEnv } from "../describe/env-declaration.js";
-import { ForageError } from "../forage-error.js";
+import { operationTypescript } from "../describe/declaration-text.js";
 import { SearchIndex } from "../search/search-index.js";
 import { sha256Hex } from "./canonical-json.js";
-import { deepFreeze } from "./deep-freeze.js";
-import { MAX_DESCRIPTION_RESPONSE } from "./limits.js";
-import { type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
+import { metadataTexts, type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
 import type { OperationDescription } from "./types.js";
 
 /** Everything a catalog prepares at creation; views read it and never change it. */
@@ -13,34 +10,24 @@ export interface CatalogCore {
   readonly operations: readonly PreparedOperation[];
   readonly stamp: string;
   readonly byPath: ReadonlyMap<string, number>;
-  /** Built on first use: the same index whenever it is built, as the operations never change. */
+  /** Built on first use (so are the two below): the same whenever it is built, as the operations never change. */
   readonly index: SearchIndex;
-  /** Per document, the documents equivalent to it (itself included), in list order. */
+  /** Per document, the documents equivalent to it (same metadata text, itself included), in list order. */
   readonly equivalents: readonly (readonly number[])[];
-  readonly descriptions: readonly OperationDescription[];
   /** Per document, a digest of its path and metadata: a narrowed view's stamp digests the visible ones. */
   readonly digests: readonly string[];
 }
 
 /**
- * Builds the equivalence groups and operation descriptions (the search index on first use) of
- * sorted operations. `metadata[doc]` is the metadata text of
- * operation `doc`: equal texts mean equivalent operations.
+ * The core of sorted operations. The search index, the equivalence groups and the
+ * digests are made on first use, from the operations alone, so they are the same
+ * whenever they are made: a catalog that is only listed and described (a mount
+ * until someone searches) never pays for them.
  */
-export function buildCatalogCore(
-  operations: readonly PreparedOperation[],
-  stamp: string,
-  metadata: readonly string[],
-): CatalogCore {
-  const groups = new Map<string, number[]>();
-  const equivalents = operations.map((_operation, doc) => {
-    const key = metadata[doc] as string;
-    let group = groups.get(key);
-    if (group === undefined) groups.set(key, (group = []));
-    group.push(doc);
-    return group;
-  });
+export function buildCatalogCore(operations: readonly PreparedOperation[], stamp: string): CatalogCore {
   let index: SearchIndex | undefined;
+  let equivalents: readonly (readonly number[])[] | undefined;
+  let digests: readonly string[] | undefined;
   return {
     operations,
     stamp,
@@ -49,27 +36,38 @@ export function buildCatalogCore(
       index ??= SearchIndex.build(operations.map(searchDocumentOf));
       return index;
     },
-    equivalents,
-    descriptions: operations.map((operation) => describeOperation(operation, stamp)),
-    digests: operations.map((operation, doc) => sha256Hex(`${operation.path}\u0000${metadata[doc] as string}`)),
+    get equivalents() {
+      equivalents ??= equivalenceGroups(metadataTexts(operations));
+      return equivalents;
+    },
+    get digests() {
+      digests ??= metadataTexts(operations).map((text, doc) =>
+        sha256Hex(`${(operations[doc] as PreparedOperation).path}\u0000${text}`),
+      );
+      return digests;
+    },
   };
 }
 
-/** The header every generated declaration starts with: what it is, and that it grants nothing. */
-export function declarationHeader(subject: string): string {
-  return `// Forage description of ${subject}.\n// Declarations only: calling env is up to the host, which decides what may run.\n\n`;
+/** Per document, the documents whose metadata text equals its own (itself included), in list order. */
+function equivalenceGroups(metadata: readonly string[]): number[][] {
+  const groups = new Map<string, number[]>();
+  return metadata.map((key, doc) => {
+    let group = groups.get(key);
+    if (group === undefined) groups.set(key, (group = []));
+    group.push(doc);
+    return group;
+  });
 }
 
-function describeOperation(operation: PreparedOperation, catalogStamp: string): OperationDescription {
-  const typescript = `${declarationHeader(`operation ${operation.path}`)}${operation.declaration.aliases}\n${declareEnv([operation.declaration])}`;
-  if (typescript.length > MAX_DESCRIPTION_RESPONSE) {
-    throw new ForageError(
-      "invalid_catalog",
-      `operation ${JSON.stringify(operation.path)}: its description is ${typescript.length} characters, over the response bound of ${MAX_DESCRIPTION_RESPONSE}; every operation must fit one complete description`,
-      { path: operation.path },
-    );
-  }
-  return deepFreeze({
+/**
+ * The description of one operation, made for each call rather than kept: its TypeScript is
+ * rendered when first read (creation checked that it fits the response bound), so a caller
+ * that wants only the schemas, as a mount's `.json` file and index lines do, never renders it.
+ */
+export function describeOperation(operation: PreparedOperation, catalogStamp: string): OperationDescription {
+  let typescript: string | undefined;
+  return Object.freeze({
     kind: "operation",
     path: operation.path,
     description: operation.description,
@@ -78,7 +76,10 @@ function describeOperation(operation: PreparedOperation, catalogStamp: string): 
     sample: operation.sample,
     inputSchema: operation.inputSchema,
     outputSchema: operation.outputSchema ?? null,
-    typescript,
+    get typescript() {
+      typescript ??= operationTypescript(operation);
+      return typescript;
+    },
     catalogStamp,
   });
 }

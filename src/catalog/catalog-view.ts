@@ -1,9 +1,11 @@
+import { declarationHeader } from "../describe/declaration-text.js";
 import { declareEnv } from "../describe/env-declaration.js";
+import { declareAliases, declareOperation } from "../describe/operation-declaration.js";
 import { ForageError } from "../forage-error.js";
 import { lowerBound } from "../lower-bound.js";
 import { SearchIndex } from "../search/search-index.js";
 import { sha256Hex } from "./canonical-json.js";
-import { type CatalogCore, declarationHeader } from "./catalog-core.js";
+import { type CatalogCore, describeOperation } from "./catalog-core.js";
 import {
   DEFAULT_LIST_LIMIT,
   DEFAULT_SEARCH_LIMIT,
@@ -23,7 +25,6 @@ import type {
   ListOptions,
   ListPage,
   NamespaceDescription,
-  OperationDescription,
   SearchOptions,
   SearchResult,
   Summary,
@@ -47,8 +48,6 @@ export class CatalogView implements Forage {
   /** Built on the first search (docs/catalog.md, "Operations and catalogs"): most catalogs served are listed and read far more than searched. */
   #index: SearchIndex | undefined;
   readonly #whole: boolean;
-  readonly #namespaceDescriptions = new Map<string, NamespaceDescription>();
-  readonly #operationDescriptions = new Map<number, OperationDescription>();
 
   readonly #core: CatalogCore;
   readonly #bindingKey: string;
@@ -141,31 +140,17 @@ export class CatalogView implements Forage {
     if (doc !== undefined && this.#isVisible[doc] === 1) {
       if (options.select !== undefined)
         throw new ForageError("invalid_argument", "select applies to a namespace, not to one operation");
-      return this.#operationDescription(doc);
+      return describeOperation(this.#operation(doc), this.#stamp);
     }
     return this.#describeNamespace(pathOrNamespace, options.select);
   }
 
-  /** The prepared description, restamped once for a narrowed view. */
-  #operationDescription(doc: number): OperationDescription {
-    const prepared = this.#core.descriptions[doc] as OperationDescription;
-    if (this.#stamp === this.#core.stamp) return prepared;
-    let restamped = this.#operationDescriptions.get(doc);
-    if (restamped === undefined)
-      this.#operationDescriptions.set(doc, (restamped = Object.freeze({ ...prepared, catalogStamp: this.#stamp })));
-    return restamped;
-  }
-
+  /** Rendered for each call: a catalog keeps no declaration text (docs/catalog.md, "Describe"). */
   #describeNamespace(namespace: string, select: readonly string[] | undefined): NamespaceDescription {
     const [start, end] = this.#namespaceRange(namespace === "" ? undefined : namespace);
     if (start === end) throw notFound(namespace);
-    const key = select === undefined ? namespace : undefined;
-    const cached = key === undefined ? undefined : this.#namespaceDescriptions.get(key);
-    if (cached !== undefined) return cached;
     const docs = select === undefined ? this.#visible.slice(start, end) : this.#selected(namespace, select);
-    const description = this.#buildNamespaceDescription(namespace, docs);
-    if (key !== undefined) this.#namespaceDescriptions.set(key, description);
-    return description;
+    return this.#buildNamespaceDescription(namespace, docs);
   }
 
   #selected(namespace: string, select: readonly string[]): number[] {
@@ -186,17 +171,18 @@ export class CatalogView implements Forage {
   }
 
   #buildNamespaceDescription(namespace: string, docs: readonly number[]): NamespaceDescription {
-    const declarations = docs.map((doc) => this.#operation(doc).declaration);
-    // Aliases dominate the size, so this estimate refuses before building a text that cannot be returned.
-    const estimate = declarations.reduce((sum, declaration) => sum + declaration.aliases.length, 0);
+    const operations = docs.map((doc) => this.#operation(doc));
+    // Aliases dominate the size, and creation measured each operation's, so this estimate refuses before rendering any.
+    const estimate = operations.reduce((sum, operation) => sum + operation.aliasesLength, 0);
     if (estimate > MAX_DESCRIPTION_RESPONSE) throw tooLarge(namespace, estimate);
     const subject = namespace === "" ? "the whole catalog" : `namespace ${namespace}`;
-    const typescript = `${declarationHeader(subject)}${declarations.map((declaration) => declaration.aliases).join("\n")}\n${declareEnv(declarations)}`;
+    const aliases = operations.map(declareAliases).join("\n");
+    const typescript = `${declarationHeader(subject)}${aliases}\n${declareEnv(operations.map(declareOperation))}`;
     if (typescript.length > MAX_DESCRIPTION_RESPONSE) throw tooLarge(namespace, typescript.length);
     return Object.freeze({
       kind: "namespace",
       namespace,
-      operations: Object.freeze(declarations.map((declaration) => declaration.path)),
+      operations: Object.freeze(operations.map((operation) => operation.path)),
       typescript,
       catalogStamp: this.#stamp,
     });

@@ -40,11 +40,7 @@ export function* createCatalogSteps(definition: CatalogDefinition): Steps<Catalo
   yield;
   const operations = entries.map((entry) => entry.operation);
   const stamp = yield* stampOf(entries);
-  const core = buildCatalogCore(
-    operations,
-    stamp,
-    entries.map((entry) => entry.metadata),
-  );
+  const core = buildCatalogCore(operations, stamp);
   const view = forageOf(
     new CatalogView(
       core,

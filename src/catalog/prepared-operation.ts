@@ -1,7 +1,7 @@
+import { operationTypescriptLength } from "../describe/declaration-text.js";
 import {
   type DeclarationSource,
-  declareOperation,
-  type OperationDeclaration,
+  declaredAliasesLength,
   UndeclarableSchemaError,
 } from "../describe/operation-declaration.js";
 import { sampleCall } from "../describe/sample-call.js";
@@ -9,12 +9,22 @@ import { ForageError } from "../forage-error.js";
 import type { JsonSchema, JsonValue } from "../json-value.js";
 import type { SearchDocument } from "../search/search-index.js";
 import { canonicalJson } from "./canonical-json.js";
-import { MAX_CAPABILITIES, MAX_CAPABILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH } from "./limits.js";
+import {
+  MAX_CAPABILITIES,
+  MAX_CAPABILITY_LENGTH,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_DESCRIPTION_RESPONSE,
+  MAX_INSTRUCTIONS_LENGTH,
+} from "./limits.js";
 import { namespaceOf, pathProblem } from "./operation-path.js";
 import type { Projection, ProjectionCache } from "./projection-cache.js";
 import type { OperationDefinition, Summary } from "./types.js";
 
-/** An operation after validation and projection: everything later calls need, built once. */
+/**
+ * An operation after validation and projection: everything later calls need, built once.
+ * Its TypeScript is rendered when it is described, not kept: at creation only its length
+ * is worked out, to refuse an operation whose description would not fit.
+ */
 export interface PreparedOperation {
   readonly path: string;
   readonly namespace: string;
@@ -25,7 +35,8 @@ export interface PreparedOperation {
   readonly outputSchema: JsonSchema | undefined;
   readonly sample: string;
   readonly summary: Summary;
-  readonly declaration: OperationDeclaration;
+  /** Characters of its type aliases (declareAliases), which a namespace description adds up before rendering any. */
+  readonly aliasesLength: number;
   /** Characters of metadata, counted against the catalog bound. */
   readonly metadataSize: number;
 }
@@ -59,10 +70,17 @@ export function prepareOperation(
   const capabilities = capabilityNotes(definition.capabilities, fail);
   const input = project(projections, definition.input, "input", fail);
   const output = definition.output === undefined ? undefined : project(projections, definition.output, "output", fail);
-  const metadata = metadataText(description, capabilities, instructions, input, output);
+  const metadata = metadataText(description, capabilities, instructions, input.json, output?.json);
   const inputSchema = input.schema;
   const outputSchema = output?.schema;
-  const declaration = declare({ path, description, capabilities, instructions, inputSchema, outputSchema }, fail);
+  const source: DeclarationSource = { path, description, capabilities, instructions, inputSchema, outputSchema };
+  const aliasesLength = measureAliases(source, input, output, fail);
+  const typescriptLength = operationTypescriptLength(source, aliasesLength);
+  if (typescriptLength > MAX_DESCRIPTION_RESPONSE) {
+    fail(
+      `its description is ${typescriptLength} characters, over the response bound of ${MAX_DESCRIPTION_RESPONSE}; every operation must fit one complete description`,
+    );
+  }
   const sample = sampleCall(path, inputSchema);
   const operation: PreparedOperation = {
     path,
@@ -74,7 +92,7 @@ export function prepareOperation(
     outputSchema,
     sample,
     summary: Object.freeze({ path, description, sample, capabilities, score: 0 }),
-    declaration,
+    aliasesLength,
     metadataSize: metadata.length,
   };
   return { operation, metadata };
@@ -102,12 +120,36 @@ function metadataText(
   description: string,
   capabilities: readonly string[],
   instructions: string | undefined,
-  input: Projection,
-  output: Projection | undefined,
+  inputJson: string,
+  outputJson: string | undefined,
 ): string {
   return (
-    `{"capabilities":${canonicalJson(capabilities)},"description":${JSON.stringify(description)},"inputSchema":${input.json},` +
-    `"instructions":${instructions === undefined ? "null" : JSON.stringify(instructions)},"outputSchema":${output?.json ?? "null"}}`
+    `{"capabilities":${canonicalJson(capabilities)},"description":${JSON.stringify(description)},"inputSchema":${inputJson},` +
+    `"instructions":${instructions === undefined ? "null" : JSON.stringify(instructions)},"outputSchema":${outputJson ?? "null"}}`
+  );
+}
+
+/**
+ * The metadata texts of prepared operations, made again from what they keep: the
+ * same texts creation made (a projection's text is exactly JSON.stringify of its
+ * schema), each shared schema serialised once. For what only some catalogs need
+ * (search's equivalence groups, narrowed views' stamps), so creation need not keep them.
+ */
+export function metadataTexts(operations: readonly PreparedOperation[]): string[] {
+  const texts = new Map<JsonSchema, string>();
+  const json = (schema: JsonSchema): string => {
+    let text = texts.get(schema);
+    if (text === undefined) texts.set(schema, (text = JSON.stringify(schema)));
+    return text;
+  };
+  return operations.map((operation) =>
+    metadataText(
+      operation.description,
+      operation.capabilities,
+      operation.instructions,
+      json(operation.inputSchema),
+      operation.outputSchema === undefined ? undefined : json(operation.outputSchema),
+    ),
   );
 }
 
@@ -159,10 +201,15 @@ function project(
   }
 }
 
-/** declareOperation, its refusal of a schema reported through `fail`. */
-function declare(source: DeclarationSource, fail: (problem: string) => never): OperationDeclaration {
+/** declaredAliasesLength, its refusal of a schema reported through `fail`. */
+function measureAliases(
+  source: DeclarationSource,
+  input: Projection,
+  output: Projection | undefined,
+  fail: (problem: string) => never,
+): number {
   try {
-    return declareOperation(source);
+    return declaredAliasesLength(source, input.json, output?.json);
   } catch (error) {
     if (error instanceof UndeclarableSchemaError) return fail(error.message);
     throw error;

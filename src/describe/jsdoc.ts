@@ -38,7 +38,7 @@ export function schemaDocLines(schema: { readonly [keyword: string]: JsonValue }
 }
 
 /** A text's lines; most descriptions are one line, so the split is skipped for them. */
-function textLines(text: string): string[] {
+export function textLines(text: string): string[] {
   return text.includes("\n") ? text.split(/\r?\n/) : [text];
 }
 

@@ -172,12 +172,16 @@ export class CatalogLayout {
   }
 }
 
-/** The .json file of an operation: its description without the TypeScript, which has its own file. */
+/**
+ * The .json file of an operation: its description without the TypeScript, which has its own file
+ * (and is rendered only when read, so this names the fields it keeps rather than reading the rest).
+ */
 function operationJson(forage: Forage, path: string): string {
-  const description = forage.describe(path);
-  if (description.kind !== "operation") throw new TreeError("internal", "an operation described as a namespace", path);
-  const { typescript: _typescript, catalogStamp: _stamp, kind: _kind, ...rest } = description;
-  return `${JSON.stringify(rest, null, 2)}\n`;
+  const described = forage.describe(path);
+  if (described.kind !== "operation") throw new TreeError("internal", "an operation described as a namespace", path);
+  const { description, capabilities, instructions, sample, inputSchema, outputSchema } = described;
+  const json = { path: described.path, description, capabilities, instructions, sample, inputSchema, outputSchema };
+  return `${JSON.stringify(json, null, 2)}\n`;
 }
 
 /** A directory and every directory above it, up to the root. */

@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { children, fuseMountpoints, isMounted, mountpointOf } from "./cleanup.mjs";
 import { addon, cfsBinary, cli, log, MOUNT_TIMEOUT_MS, pinned, pinnedCpus, projectRoot, sleep } from "./config.mjs";
 import { waitForExit } from "./processes.mjs";
@@ -18,13 +18,14 @@ export const SYSTEMS = {
     label: "C ro (cfs -s -o ro --no-open)",
     command: (size) => [cfsBinary, [size.tree, mountpointOf("cfs-ro"), "--no-open", "-f", "-s", "-o", "ro"]],
   },
+  // forage starts as the npm bin does, through its /bin/sh launcher line (which adds the mount's heap flags).
   forage: {
     label: "forage",
-    command: (size) => [process.execPath, [cli, "mount", size.source, mountpointOf("forage")]],
+    command: (size) => ["/bin/sh", [cli, "mount", size.source, mountpointOf("forage")]],
   },
   "forage-ro": {
     label: "forage -o ro",
-    command: (size) => [process.execPath, [cli, "mount", "-o", "ro", size.source, mountpointOf("forage-ro")]],
+    command: (size) => ["/bin/sh", [cli, "mount", "-o", "ro", size.source, mountpointOf("forage-ro")]],
   },
 };
 
@@ -93,7 +94,10 @@ async function startOnce(system, size, extraArgs = []) {
   ); // taskset execs: the pid stays the daemon's
   const probe = join(mountpoint, "README.md");
   const start = performance.now();
-  const env = forage ? { ...process.env, FORAGE_MOUNT_TRACE: "1" } : process.env;
+  // The launcher runs the first `node` on PATH: make it this one.
+  const env = forage
+    ? { ...process.env, FORAGE_MOUNT_TRACE: "1", PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` }
+    : process.env;
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env });
   children.add(child);
   fuseMountpoints.add(mountpoint);
