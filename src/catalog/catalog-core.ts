@@ -1,5 +1,6 @@
 import { operationTypescript } from "../describe/declaration-text.js";
 import { SearchIndex } from "../search/search-index.js";
+import type { Steps } from "../slices.js";
 import { sha256Hex } from "./canonical-json.js";
 import { metadataTexts, type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
 import type { OperationDescription } from "./types.js";
@@ -19,19 +20,26 @@ export interface CatalogCore {
 }
 
 /**
- * The core of sorted operations. The search index, the equivalence groups and the
+ * The core of sorted operations, as steps (src/slices.ts) that yield after each operation they
+ * index by path: a reload that makes a large catalog between a mount's requests never holds the
+ * event loop for the whole map. The search index, the equivalence groups and the
  * digests are made on first use, from the operations alone, so they are the same
  * whenever they are made: a catalog that is only listed and described (a mount
  * until someone searches) never pays for them.
  */
-export function buildCatalogCore(operations: readonly PreparedOperation[], stamp: string): CatalogCore {
+export function* catalogCoreSteps(operations: readonly PreparedOperation[], stamp: string): Steps<CatalogCore> {
+  const byPath = new Map<string, number>();
+  for (const [doc, operation] of operations.entries()) {
+    byPath.set(operation.path, doc);
+    yield;
+  }
   let index: SearchIndex | undefined;
   let equivalents: readonly (readonly number[])[] | undefined;
   let digests: readonly string[] | undefined;
   return {
     operations,
     stamp,
-    byPath: new Map(operations.map((operation, doc) => [operation.path, doc])),
+    byPath,
     get index() {
       index ??= SearchIndex.build(operations.map(searchDocumentOf));
       return index;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ForageError } from "../forage-error.js";
 import { runToEnd, type Steps } from "../slices.js";
-import { buildCatalogCore, type CatalogCore } from "./catalog-core.js";
+import { type CatalogCore, catalogCoreSteps } from "./catalog-core.js";
 import { CatalogView, forageOf } from "./catalog-view.js";
 import { MAX_CATALOG_METADATA, MAX_OPERATIONS } from "./limits.js";
 import { compareCodeUnits } from "./operation-path.js";
@@ -30,8 +30,8 @@ export function createCatalog(definition: CatalogDefinition): Catalog {
 }
 
 /**
- * createCatalog as steps (src/slices.ts): it yields after each operation it prepares and each
- * chunk it stamps, so that a caller that serves requests meanwhile (a mount's reload) may run it
+ * createCatalog as steps (src/slices.ts): it yields after each operation it prepares, each
+ * chunk it stamps and each operation it indexes by path, so that a caller that serves requests meanwhile (a mount's reload) may run it
  * in slices. The same work, errors and result as createCatalog.
  */
 export function* createCatalogSteps(definition: CatalogDefinition): Steps<Catalog> {
@@ -40,7 +40,7 @@ export function* createCatalogSteps(definition: CatalogDefinition): Steps<Catalo
   yield;
   const operations = entries.map((entry) => entry.operation);
   const stamp = yield* stampOf(entries);
-  const core = buildCatalogCore(operations, stamp);
+  const core = yield* catalogCoreSteps(operations, stamp);
   const view = forageOf(
     new CatalogView(
       core,
