@@ -18,13 +18,19 @@ type IndexPage = { readonly directory: string; readonly page: number };
 
 /**
  * Each catalog directory's "@" files, made when the directory is first listed or looked into.
- * Their texts are rendered on each read, not kept (11.5 MB of index pages at 10,000 operations):
- * a mount's node table holds them once it is in.
+ * Their texts are rendered on read and not kept once read (11.5 MB of index pages at 10,000
+ * operations): a mount's node table holds them once it is in.
  */
 export class NamespaceFiles {
   readonly #layout: CatalogLayout;
   readonly #made = new Map<string, ReadonlyMap<string, FileNode>>();
-  /** The index pages last rendered: a walk stats and reads a directory's pages one after another. */
+  /**
+   * Index pages rendered to list their directory (which names as many pages as there are), kept
+   * until first read: a mount's node table lists every directory, then reads every file, and so
+   * renders each index once.
+   */
+  readonly #unread = new Map<string, readonly string[]>();
+  /** The index pages last read: a walk stats and reads a directory's pages one after another. */
   #lastIndex: { readonly directory: string; readonly pages: readonly string[] } | undefined;
   readonly #indexPage = ({ directory, page }: IndexPage): string => this.#indexPages(directory)[page] as string;
   readonly #declaration = (directory: string): string => this.composedDeclaration(directory);
@@ -86,7 +92,9 @@ export class NamespaceFiles {
 
   #make(directory: string, facts: DirectoryFacts): Map<string, FileNode> {
     const made = new Map<string, FileNode>();
-    for (let page = 0; page < this.#indexPages(directory).length; page++)
+    const pages = this.#renderIndex(directory, facts);
+    this.#unread.set(directory, pages);
+    for (let page = 0; page < pages.length; page++)
       made.set(pageName(INDEX_STEM, page), renderedFile(this.#indexPage, { directory, page }));
     // The root has none: index.d.ts is the root's, named for imports.
     if (directory !== "/" && facts.operations > 0) made.set(NAMESPACE_FILE, renderedFile(this.#declaration, directory));
@@ -106,11 +114,15 @@ export class NamespaceFiles {
 
   #indexPages(directory: string): readonly string[] {
     if (this.#lastIndex?.directory !== directory) {
-      const facts = this.#facts(directory);
-      const pages = indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts));
+      const pages = this.#unread.get(directory) ?? this.#renderIndex(directory, this.#facts(directory));
+      this.#unread.delete(directory);
       this.#lastIndex = { directory, pages };
     }
     return this.#lastIndex.pages;
+  }
+
+  #renderIndex(directory: string, facts: DirectoryFacts): string[] {
+    return indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts));
   }
 
   #facts(directory: string): DirectoryFacts {
