@@ -115,6 +115,29 @@ describe("layout", () => {
     walk("/");
   });
 
+  test("a file read again, in any order, or before its directory is listed, has the same bytes and size", () => {
+    const files = (target: VirtualTree): string[] => {
+      const found: string[] = [];
+      const walk = (directory: string): void => {
+        for (const entry of target.list(directory)) {
+          const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
+          if (entry.kind === "directory" && entry.name !== ".search") walk(path);
+          if (entry.kind === "file" && !entry.writable) found.push(path);
+        }
+      };
+      walk("/");
+      return found;
+    };
+    const paths = files(tree);
+    const first = new Map(paths.map((path) => [path, text(tree, path)]));
+    for (const path of [...paths].reverse()) expect(text(tree, path), path).toBe(first.get(path));
+    const unlisted = treeOf(catalog);
+    for (const path of [...paths].reverse()) {
+      expect(text(unlisted, path), path).toBe(first.get(path));
+      expect(unlisted.stat(path).size, path).toBe(Buffer.byteLength(first.get(path) as string));
+    }
+  });
+
   test("namespace declaration files never collide with operation names, and compose at any size", () => {
     const input = z.object({ id: z.string() });
     const wide = z.object(

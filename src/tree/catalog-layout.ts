@@ -4,7 +4,7 @@ import { ForageError } from "../forage-error.js";
 import type { Steps } from "../slices.js";
 import { operationStem } from "./operation-files.js";
 import type { SourceInfo } from "./source-info.js";
-import { type DirectoryNode, fileNode, type TreeNode } from "./tree-nodes.js";
+import { type DirectoryNode, fileNode, renderedFile, type TreeNode } from "./tree-nodes.js";
 import { TreeError } from "./virtual-tree.js";
 
 /** What a catalog directory holds, for its index: its children in listing order and what lies below. */
@@ -49,6 +49,9 @@ export class CatalogLayout {
   readonly forage: Forage;
   readonly #nodes = new Map<string, TreeNode>();
   readonly #directories = new Map<string, DirectoryFacts>();
+  // Shared by every operation's files, which hold only the operation's path.
+  readonly #typescript = (path: string): string => this.forage.describe(path).typescript;
+  readonly #json = (path: string): string => operationJson(this.forage, path);
 
   constructor(forage: Forage, subtree: string | undefined) {
     this.forage = forage;
@@ -144,8 +147,8 @@ export class CatalogLayout {
     this.#ensureDirectory(directory);
     (this.#directories.get(directory) as DirectoryFacts).children.push({ kind: "operation", summary });
     for (const above of ancestors(directory)) (this.#directories.get(above) as DirectoryFacts).operations += 1;
-    this.addFile(file, () => this.forage.describe(summary.path).typescript);
-    this.addFile(`${file.slice(0, -".d.ts".length)}.json`, () => operationJson(this.forage, summary.path));
+    this.addNode(file, renderedFile(this.#typescript, summary.path));
+    this.addNode(`${file.slice(0, -".d.ts".length)}.json`, renderedFile(this.#json, summary.path));
   }
 
   /** Adds a namespace directory and any missing one above it. */

@@ -5,7 +5,7 @@ import { optionalInputs } from "./optional-inputs.js";
 import { SOURCE_FILE, sourceSummary, sourceText, UNSUPPORTED_STEM, unsupportedPages } from "./source-files.js";
 import type { SourceInfo } from "./source-info.js";
 import { MAX_PAGE_BYTES, MAX_PAGE_LINES, pageName } from "./text-pages.js";
-import { type FileNode, fileNode } from "./tree-nodes.js";
+import { type FileNode, fileNode, renderedFile } from "./tree-nodes.js";
 import { childPath } from "./tree-path.js";
 
 /** The file in every namespace directory that describes the whole namespace; "@" keeps it apart from operation names. */
@@ -13,10 +13,27 @@ export const NAMESPACE_FILE = "@namespace.d.ts";
 /** How a declaration file imports a namespace file: TypeScript maps `.js` to the `.d.ts` beside it. */
 const NAMESPACE_MODULE = "@namespace.js";
 
-/** Each catalog directory's "@" files, made when the directory is first listed or looked into. */
+/** One page of a directory's index. */
+type IndexPage = { readonly directory: string; readonly page: number };
+
+/**
+ * Each catalog directory's "@" files, made when the directory is first listed or looked into.
+ * Their texts are rendered on read and not kept once read (11.5 MB of index pages at 10,000
+ * operations): a mount's node table holds them once it is in.
+ */
 export class NamespaceFiles {
   readonly #layout: CatalogLayout;
   readonly #made = new Map<string, ReadonlyMap<string, FileNode>>();
+  /**
+   * Index pages rendered to list their directory (which names as many pages as there are), kept
+   * until first read: a mount's node table lists every directory, then reads every file, and so
+   * renders each index once.
+   */
+  readonly #unread = new Map<string, readonly string[]>();
+  /** The index pages last read: a walk stats and reads a directory's pages one after another. */
+  #lastIndex: { readonly directory: string; readonly pages: readonly string[] } | undefined;
+  readonly #indexPage = ({ directory, page }: IndexPage): string => this.#indexPages(directory)[page] as string;
+  readonly #declaration = (directory: string): string => this.composedDeclaration(directory);
 
   constructor(layout: CatalogLayout) {
     this.#layout = layout;
@@ -75,24 +92,15 @@ export class NamespaceFiles {
 
   #make(directory: string, facts: DirectoryFacts): Map<string, FileNode> {
     const made = new Map<string, FileNode>();
-    const pages = indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts));
-    for (const [page, text] of pages.entries())
-      made.set(
-        pageName(INDEX_STEM, page),
-        fileNode(() => text),
-      );
+    const pages = this.#renderIndex(directory, facts);
+    this.#unread.set(directory, pages);
+    for (let page = 0; page < pages.length; page++)
+      made.set(pageName(INDEX_STEM, page), renderedFile(this.#indexPage, { directory, page }));
     // The root has none: index.d.ts is the root's, named for imports.
-    if (directory !== "/" && facts.operations > 0)
-      made.set(
-        NAMESPACE_FILE,
-        fileNode(() => this.composedDeclaration(directory)),
-      );
+    if (directory !== "/" && facts.operations > 0) made.set(NAMESPACE_FILE, renderedFile(this.#declaration, directory));
     const source = facts.source;
     if (source !== undefined) {
-      made.set(
-        SOURCE_FILE,
-        fileNode(() => sourceText(source)),
-      );
+      made.set(SOURCE_FILE, renderedFile(sourceText, source));
       if (source.unsupported.length > 0) {
         for (const [page, text] of unsupportedPages(source).entries())
           made.set(
@@ -102,6 +110,19 @@ export class NamespaceFiles {
       }
     }
     return made;
+  }
+
+  #indexPages(directory: string): readonly string[] {
+    if (this.#lastIndex?.directory !== directory) {
+      const pages = this.#unread.get(directory) ?? this.#renderIndex(directory, this.#facts(directory));
+      this.#unread.delete(directory);
+      this.#lastIndex = { directory, pages };
+    }
+    return this.#lastIndex.pages;
+  }
+
+  #renderIndex(directory: string, facts: DirectoryFacts): string[] {
+    return indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts));
   }
 
   #facts(directory: string): DirectoryFacts {

@@ -7,12 +7,12 @@ import type { TreeEntry, TreeNodeInfo } from "./virtual-tree.js";
  * report it lazily, so that a walk that reads every file (the mount's node
  * table) renders each one once, not once for its size and again for its bytes.
  */
-export type FileNode = {
+export interface FileNode {
   readonly kind: "file";
-  readonly text: () => string;
-  readonly size: () => number;
-  readonly bytes: () => Uint8Array;
-};
+  text(): string;
+  size(): number;
+  bytes(): Uint8Array;
+}
 
 /** A directory; `namespace` is the dotted namespace it stands for, if it is a catalog directory. */
 export type DirectoryNode = {
@@ -31,19 +31,47 @@ export type TreeNode =
 
 const encoder = new TextEncoder();
 
+/**
+ * One object per file and no closure: the function that renders a kind of file is shared by
+ * every file of that kind, each holding only its subject (9 MB of closures at 10,000 operations).
+ */
+class RenderedFile<S> implements FileNode {
+  readonly kind = "file";
+  readonly #render: (subject: S) => string;
+  readonly #subject: S;
+  #size: number | undefined;
+
+  constructor(render: (subject: S) => string, subject: S) {
+    this.#render = render;
+    this.#subject = subject;
+  }
+
+  text(): string {
+    return this.#render(this.#subject);
+  }
+
+  size(): number {
+    this.#size ??= Buffer.byteLength(this.text());
+    return this.#size;
+  }
+
+  bytes(): Uint8Array {
+    const bytes = encoder.encode(this.text());
+    this.#size = bytes.length;
+    return bytes;
+  }
+}
+
+/** A file node whose text `render(subject)` makes on every read; one `render` serves many files. */
+export function renderedFile<S>(render: (subject: S) => string, subject: S): FileNode {
+  return new RenderedFile(render, subject);
+}
+
+const callText = (text: () => string): string => text();
+
 /** A file node whose text is made by `text` on every read. */
 export function fileNode(text: () => string): FileNode {
-  let size: number | undefined;
-  return {
-    kind: "file",
-    text,
-    size: () => (size ??= Buffer.byteLength(text())),
-    bytes: () => {
-      const bytes = encoder.encode(text());
-      size = bytes.length;
-      return bytes;
-    },
-  };
+  return new RenderedFile(callText, text);
 }
 
 /** What stat reports of a node. */
