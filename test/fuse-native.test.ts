@@ -31,7 +31,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { INVALIDATION_BATCH } from "../src/fuse/mount.js";
-import type { NativeBinding, NativeHandlers } from "../src/fuse/native-binding.js";
+import type { NativeBinding, NativeHandlers, NativeSession } from "../src/fuse/native-binding.js";
 import type { NodeTableSpec } from "../src/fuse/node-table.js";
 import {
   type Daemon,
@@ -466,13 +466,8 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
 
   test("refuses a malformed node table with a TypeError, drops what it staged and keeps the one it serves", async () => {
     const path = newMountpoint("bad-table");
-    const binding = createRequire(import.meta.url)(addon) as NativeBinding;
-    let closed!: () => void;
-    const ended = new Promise<void>((done) => (closed = done));
     // Mounted in this process, but never read from it: nothing here may block on the mount.
-    const session = binding.mount(path, "fsname=forage,subtype=forage", {}, {
-      onClose: () => closed(),
-    } as unknown as NativeHandlers);
+    const { binding, session, ended } = bareMount(path);
     try {
       const node = (fields: Partial<Record<string, unknown>> = {}) => ({
         inos: Float64Array.of(1, 2),
@@ -488,12 +483,9 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
         negativeTimeout: 1,
         ...fields,
       });
-      // Staged, filled a node at a time, then numbered and served: what src/fuse/table-loader.ts does.
       const load = (fields: Partial<Record<string, unknown>>) => () => {
         const spec = node(fields) as unknown as NodeTableSpec;
-        binding.stageTable(session, spec);
-        while (!binding.fillStagedTable(session, spec, 1));
-        binding.serveStagedTable(session, spec);
+        loadStaged(binding, session, spec);
       };
       expect(load({})).not.toThrow();
       // Whatever failed, nothing stays staged: the next serve has nothing to serve.
@@ -543,13 +535,8 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     { numbering: "scattered", a: 2 ** 40, d: 7, b: 2 ** 52 },
   ])("finds table nodes by inode number when the numbers are $numbering", async ({ a, d, b }) => {
     const path = newMountpoint("numbering");
-    const binding = createRequire(import.meta.url)(addon) as NativeBinding;
-    let closed!: () => void;
-    const ended = new Promise<void>((done) => (closed = done));
     // Served by this process's event loop; only child processes read the mount, asynchronously.
-    const session = binding.mount(path, "fsname=forage,subtype=forage", {}, {
-      onClose: () => closed(),
-    } as unknown as NativeHandlers);
+    const { binding, session, ended } = bareMount(path);
     try {
       const bytes = (text: string) => new TextEncoder().encode(text);
       const spec = {
@@ -565,9 +552,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
         attrTimeout: 0,
         negativeTimeout: 0,
       } as unknown as NodeTableSpec;
-      binding.stageTable(session, spec);
-      while (!binding.fillStagedTable(session, spec, 1));
-      binding.serveStagedTable(session, spec);
+      loadStaged(binding, session, spec);
       const inode = async (name: string) => Number((await tool("stat", ["-c", "%i", join(path, name)])).trim());
       expect([await inode("a.txt"), await inode("d"), await inode("d/b.txt")]).toEqual([a, d, b]);
       expect(await tool("cat", [join(path, "a.txt"), join(path, "d", "b.txt")])).toBe("alpha\nbeta\n");
@@ -619,3 +604,21 @@ describe("the FUSE binding on a machine without it", () => {
     }
   });
 });
+
+/** The addon mounted at `path` with no JS handlers but onClose: what a test of the addon alone serves from. */
+function bareMount(path: string): { binding: NativeBinding; session: NativeSession; ended: Promise<void> } {
+  const binding = createRequire(import.meta.url)(addon) as NativeBinding;
+  let closed!: () => void;
+  const ended = new Promise<void>((done) => (closed = done));
+  const session = binding.mount(path, "fsname=forage,subtype=forage", {}, {
+    onClose: () => closed(),
+  } as unknown as NativeHandlers);
+  return { binding, session, ended };
+}
+
+/** Stages a table, fills it a node at a time and serves it: what src/fuse/table-loader.ts does. */
+function loadStaged(binding: NativeBinding, session: NativeSession, spec: NodeTableSpec): void {
+  binding.stageTable(session, spec);
+  while (!binding.fillStagedTable(session, spec, 1));
+  binding.serveStagedTable(session, spec);
+}
