@@ -16,6 +16,7 @@ import {
   type OperationDescription,
 } from "../src/index.js";
 import { variedOperations } from "./fixtures/varied-catalog.js";
+import { handMade } from "./helpers/hand-made-validator.js";
 
 const catalog = createCatalog({ revision: "r", operations: variedOperations });
 
@@ -85,18 +86,6 @@ describe("operation descriptions", () => {
     );
   });
 });
-
-/** A hand-made Standard Schema whose JSON Schema projection is given as it is. */
-function handMade(input: object, output: object = input): ForageValidator {
-  return {
-    "~standard": {
-      version: 1,
-      vendor: "x",
-      validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: () => input, output: () => output },
-    },
-  } as unknown as ForageValidator;
-}
 
 /** What createCatalog throws for one operation, or undefined when creation succeeds. */
 function creationError(input: ForageValidator, output?: ForageValidator, path = "loops.self.ref"): unknown {

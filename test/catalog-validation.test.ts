@@ -5,26 +5,14 @@ import { z } from "zod";
 import {
   createCatalog,
   ForageError,
-  type ForageValidator,
   MAX_CATALOG_METADATA,
   MAX_DESCRIPTION_LENGTH,
   MAX_DESCRIPTION_RESPONSE,
   type OperationDefinition,
 } from "../src/index.js";
+import { handMade } from "./helpers/hand-made-validator.js";
 
 const input = z.object({ id: z.string() });
-
-/** A hand-made Standard Schema whose JSON Schema projection is given as it is. */
-function handMade(schema: object): ForageValidator {
-  return {
-    "~standard": {
-      version: 1,
-      vendor: "x",
-      validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: () => schema, output: () => schema },
-    },
-  } as unknown as ForageValidator;
-}
 
 function refusal(operations: unknown[]): ForageError {
   try {

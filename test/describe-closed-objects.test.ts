@@ -17,18 +17,7 @@ import {
   type OperationDescription,
 } from "../src/index.js";
 import { variedOperations } from "./fixtures/varied-catalog.js";
-
-/** A Standard Schema whose projection is exactly `schema`, as a host other than zod might write it. */
-function handMade(schema: object): ForageValidator {
-  return {
-    "~standard": {
-      version: 1,
-      vendor: "x",
-      validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: () => schema, output: () => schema },
-    },
-  } as unknown as ForageValidator;
-}
+import { handMade } from "./helpers/hand-made-validator.js";
 
 const compiled = (schema: object): ForageValidator => jsonSchemaToZod(schema) as unknown as ForageValidator;
 const nameOnly = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
