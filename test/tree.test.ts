@@ -394,3 +394,33 @@ describe("errors and cloaking", () => {
     expect(text(bound, "/.search/read a file/results.json")).not.toContain("computers");
   });
 });
+
+// docs/mount.md, "The README"
+describe("the README's namespace map", () => {
+  const manyNamespaces = (count: number) =>
+    createCatalog({
+      revision: `ns-${count}`,
+      operations: Array.from({ length: count }, (_, index) => ({
+        path: `n${index}.op`,
+        description: "One operation.",
+        input: z.object({}),
+      })),
+    });
+
+  test("repeats the root index's namespace lines when they fit one index page", () => {
+    const small = treeOf(manyNamespaces(3));
+    const readme = text(small, "/README.md");
+    const lines = text(small, "/@index.txt").split("\n").slice(1, -1);
+    expect(lines).toHaveLength(3);
+    expect(readme).toContain(`\n## Namespaces\n\n${lines.join("\n")}\n`);
+    expect(readme).toContain('Pick the namespaces from "Namespaces" below');
+  });
+
+  test("is left out, and the first step names the paged index, when the namespaces take more than one page", () => {
+    const large = treeOf(manyNamespaces(501));
+    const readme = text(large, "/README.md");
+    expect(names(large, "/")).toContain("@index.2.txt");
+    expect(readme).not.toContain("## Namespaces");
+    expect(readme).toContain("1. `cat @index.txt` (and the pages it names)");
+  });
+});

@@ -61,9 +61,10 @@ export class NamespaceFiles {
   namespaceLines(directory: string): string[] | undefined {
     const facts = this.#layout.facts(directory);
     if (facts === undefined) return undefined;
-    const lines = this.#indexEntries(directory, facts)
-      .filter((entry) => entry.kind === "namespace")
-      .map(indexLine);
+    // Only the namespace children: an operation's line would describe it, for nothing here.
+    const lines = facts.children.flatMap((child) =>
+      child.kind === "namespace" ? [indexLine(this.#namespaceEntry(directory, child.name))] : [],
+    );
     const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
     return lines.length <= MAX_PAGE_LINES && bytes <= MAX_PAGE_BYTES ? lines : undefined;
   }
@@ -141,22 +142,26 @@ export class NamespaceFiles {
   }
 
   #indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {
-    const entries: IndexEntry[] = facts.children.map((child) => {
-      if (child.kind === "operation")
-        return { ...child, optional: optionalInputs(this.#layout.forage, child.summary.path) };
-      const below = this.#facts(childPath(directory, child.name));
-      return {
-        kind: "namespace",
-        name: child.name,
-        summary: namespaceSummary(below),
-        operations: below.operations,
-        unsupported: below.unsupported,
-      };
-    });
+    const entries: IndexEntry[] = facts.children.map((child) =>
+      child.kind === "operation"
+        ? { ...child, optional: optionalInputs(this.#layout.forage, child.summary.path) }
+        : this.#namespaceEntry(directory, child.name),
+    );
     const source = facts.source;
     for (const operation of source?.unsupported ?? [])
       entries.push({ kind: "unsupported", namespace: (source as SourceInfo).namespace, operation });
     return entries;
+  }
+
+  #namespaceEntry(directory: string, name: string): IndexEntry {
+    const below = this.#facts(childPath(directory, name));
+    return {
+      kind: "namespace",
+      name,
+      summary: namespaceSummary(below),
+      operations: below.operations,
+      unsupported: below.unsupported,
+    };
   }
 }
 
