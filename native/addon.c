@@ -22,14 +22,6 @@
 #include <malloc.h>
 #endif
 
-/* The handler names JS passes in its handlers object, by enum forage_op. */
-static const char *const op_names[OP_COUNT] = {
-  [OP_LOOKUP] = "lookup",     [OP_FORGET] = "forget",   [OP_GETATTR] = "getattr",
-  [OP_SETATTR] = "setattr",   [OP_READLINK] = "readlink", [OP_OPEN] = "open",
-  [OP_READ] = "read",         [OP_WRITE] = "write",     [OP_FLUSH] = "flush",
-  [OP_RELEASE] = "release",   [OP_READDIR] = "readdir", [OP_STATFS] = "statfs",
-};
-
 static bool named_number(napi_env env, napi_value obj, const char *key, double *out) {
   napi_value v;
   napi_valuetype type;
@@ -48,20 +40,10 @@ static bool named_bool(napi_env env, napi_value obj, const char *key, bool *out)
   return js_bool(env, v, out);
 }
 
-/* A reference to handlers[key] when it is a function, NULL otherwise. */
-static napi_ref function_ref(napi_env env, napi_value handlers, const char *key) {
-  napi_value fn;
-  napi_valuetype type;
-  napi_ref ref = NULL;
-  if (napi_get_named_property(env, handlers, key, &fn) != napi_ok) return NULL;
-  napi_typeof(env, fn, &type);
-  if (type == napi_function) napi_create_reference(env, fn, 1, &ref);
-  return ref;
-}
-
-static void set_mtime(forage_session *s, double seconds) {
-  s->mtime.tv_sec = (time_t)seconds;
-  s->mtime.tv_nsec = (long)((seconds - (double)s->mtime.tv_sec) * 1e9);
+static struct timespec timespec_of(double seconds) {
+  struct timespec t = { .tv_sec = (time_t)seconds };
+  t.tv_nsec = (long)((seconds - (double)t.tv_sec) * 1e9);
+  return t;
 }
 
 struct mount_config {
@@ -85,17 +67,6 @@ static bool read_config(napi_env env, napi_value obj, struct mount_config *c) {
          named_bool(env, obj, "debug", &c->debug);
 }
 
-static void keep_handlers(napi_env env, forage_session *s, napi_value handlers) {
-  for (int i = 0; i < OP_COUNT; i++) s->handlers[i] = function_ref(env, handlers, op_names[i]);
-  s->on_error = function_ref(env, handlers, "onError");
-  s->on_close = function_ref(env, handlers, "onClose");
-  napi_value resource, name;
-  napi_create_object(env, &resource);
-  napi_create_string_utf8(env, "forage_fuse.session", NAPI_AUTO_LENGTH, &name);
-  napi_create_reference(env, resource, 1, &s->resource);
-  napi_async_init(env, resource, name, &s->async_context);
-}
-
 /* The JS external's finalizer: the session memory goes when both JS and
  * the mount have let go of it. */
 static void finalize_session(napi_env env, void *data, void *hint) {
@@ -114,8 +85,18 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
     free(mountpoint);
     return NULL;
   }
+  struct session_config session_config = {
+    .uid = (uid_t)config.uid,
+    .gid = (gid_t)config.gid,
+    .mtime = timespec_of(config.mtime),
+    .no_opendir = config.no_opendir,
+    .no_open = config.no_open,
+    .fast_open = config.fast_open,
+    .debug = config.debug,
+  };
   char error[1024];
-  forage_session *s = session_mount(env, mountpoint, options, config.debug, error, sizeof error);
+  forage_session *s =
+      session_mount(env, mountpoint, options, &session_config, argv[3], error, sizeof error);
   free(mountpoint);
   free(options);
   if (!s) {
@@ -124,13 +105,6 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
     napi_throw_error(env, "EFUSEMOUNT", error);
     return NULL;
   }
-  s->uid = (uid_t)config.uid;
-  s->gid = (gid_t)config.gid;
-  set_mtime(s, config.mtime);
-  s->want_no_opendir = config.no_opendir;
-  s->want_no_open = config.no_open;
-  s->fast_open = config.fast_open;
-  keep_handlers(env, s, argv[3]);
   napi_value external;
   napi_create_external(env, s, finalize_session, NULL, &external);
   return external;
@@ -155,7 +129,10 @@ static napi_value js_set_mtime(napi_env env, napi_callback_info info) {
   if (!js_args(env, info, 2, argv) || !js_session(env, argv[0], &s) ||
       !js_double(env, argv[1], &seconds))
     return NULL;
-  set_mtime(s, seconds);
+  struct timespec mtime = timespec_of(seconds);
+  session_lock(s); /* the reader reads it for every attribute it sends */
+  s->mtime = mtime;
+  session_unlock(s);
   return js_undefined(env);
 }
 

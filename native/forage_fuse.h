@@ -1,11 +1,12 @@
 /*
  * forage_fuse: a small N-API binding to libfuse3's low-level API.
  *
- * The addon knows nothing of catalogs. It mounts a session, watches
- * /dev/fuse from Node's own event loop (uv_poll, no extra threads), answers
- * what it can from the node table JS loaded (a whole read-only tree), hands
- * every other request to a JS handler together with a request id, and lets
- * JS answer later through the reply* functions. See docs/native.md.
+ * The addon knows nothing of catalogs. It mounts a session and serves
+ * /dev/fuse from a reader thread of its own, which blocks in read and
+ * answers what it can from the node table JS loaded (a whole read-only tree)
+ * without the JS thread. Every other request is queued for the JS thread,
+ * which hands it to a JS handler together with a request id; JS answers
+ * later through the reply* functions. See docs/native.md.
  */
 #ifndef FORAGE_FUSE_H
 #define FORAGE_FUSE_H
@@ -21,6 +22,7 @@
 
 #include <fuse_lowlevel.h>
 #include <node_api.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -100,6 +102,33 @@ typedef struct staged_table {
   struct table_blob names, data;
 } staged_table;
 
+/* What mounting takes besides the mountpoint and libfuse's options. */
+struct session_config {
+  uid_t uid;
+  gid_t gid;
+  struct timespec mtime;
+  bool no_opendir, no_open, fast_open, debug;
+};
+
+/* An argument of a queued call: a number, a bool, or owned bytes (a string is NUL-terminated). */
+struct js_arg {
+  enum { ARG_NUMBER, ARG_BOOL, ARG_STRING, ARG_BYTES } type;
+  double number;
+  char *bytes;
+  size_t size;
+};
+
+/* One request for a JS handler (or a notice, which answers nothing), made by the reader thread
+ * and run by the JS thread, in the order they were queued (js-calls.c). */
+typedef struct js_message {
+  struct js_message *next;
+  enum forage_op op;
+  fuse_req_t req; /* NULL for a notice (forget) */
+  bool failed;    /* an argument could not be copied: answered ENOMEM, never run */
+  size_t argc;
+  struct js_arg argv[5];
+} js_message;
+
 /* The one lifecycle of a session. It only moves down this list.
  *
  *   SERVING --unmount()--> CLOSING --no batch pending--> CLOSED
@@ -117,8 +146,19 @@ enum session_state {
 typedef struct forage_session {
   napi_env env;
   struct fuse_session *se;
-  uv_poll_t poll;
-  struct fuse_buf buf; /* receive buffer, reused for every request */
+  struct fuse_buf buf; /* the reader's receive buffer, reused for every request */
+
+  /* The reader thread (session.c) and what it shares with the JS thread. `lock` is held by the
+   * reader while it processes one request, and by the JS thread while it changes what the
+   * reader reads: the served table, the plain-file marks, mtime, the queue. Neither thread
+   * calls JS or a notify_inval while holding it, nor waits for anything else. */
+  pthread_t reader;
+  bool reader_started; /* pthread_create succeeded: teardown stops and joins it */
+  bool reader_done;    /* the reader ended because the kernel ended the session (atomic) */
+  pthread_mutex_t lock;
+  js_message *queue;       /* requests for JS, oldest first (under lock) */
+  js_message **queue_tail; /* where the next one goes (under lock) */
+  uv_async_t wake;         /* the reader's "queue or reader_done changed" to the JS thread */
 
   napi_ref handlers[OP_COUNT]; /* NULL where JS gave no handler */
   napi_ref on_error;           /* (error) => void, for exceptions in handlers */
@@ -151,16 +191,16 @@ typedef struct forage_session {
   char *listing;
   size_t listing_size;
 
-  /* JS scopes opened lazily for the rest of one wakeup (js-calls.c). */
+  /* JS scopes opened lazily for the rest of one wakeup (js-calls.c), JS thread only. */
   bool in_js;
   napi_handle_scope js_handles;
   napi_callback_scope js_callback;
 
-  /* The lifecycle (session.c). Written on the loop thread only; invalidation
+  /* The lifecycle (session.c). Written on the JS thread only; the reader and invalidation
    * batches on the threadpool read it too, through session_state(). */
   enum session_state state;
   bool external;             /* what onClose reports: the kernel ended the session */
-  bool dispatching;          /* inside fuse_session_process_buf: teardown must wait */
+  bool dispatching;          /* running queued calls into JS: teardown must wait */
   int pending_invalidations; /* batches on the threadpool: teardown must wait */
   int refs;                  /* the JS external, the live mount, each pending batch */
   struct forage_session *next; /* list of live sessions, for exit hooks */
@@ -177,6 +217,15 @@ static inline enum session_state session_state(const forage_session *s) {
 /* False once no JS may be called for this session again. */
 static inline bool session_js_allowed(const forage_session *s) {
   return session_state(s) != SESSION_ABANDONED;
+}
+
+/* The session's one lock (see forage_session.lock). */
+static inline void session_lock(forage_session *s) {
+  pthread_mutex_lock(&s->lock);
+}
+
+static inline void session_unlock(forage_session *s) {
+  pthread_mutex_unlock(&s->lock);
 }
 
 /* ---- Layer 0 ------------------------------------------------------------ */
@@ -229,20 +278,19 @@ const table_node *table_find(const node_table *t, uint64_t ino);
 const table_node *table_child(const node_table *t, const table_node *dir, const char *name);
 const char *table_data(const node_table *t, const table_node *n);
 
-/* js-calls.c: calls into JS from libfuse and libuv callbacks. */
+/* js-calls.c: the handlers, and the calls into them: queued by the reader thread, run on the
+ * JS thread. */
+bool js_keep_handlers(forage_session *s, napi_value handlers);
+void js_release_handlers(forage_session *s);
 void js_enter(forage_session *s);
 void js_leave(forage_session *s);
 void js_report_exception(forage_session *s);
 
-/* One call into a JS handler, built by call_begin*, the call_<type>
- * arguments, then call_end. */
+/* One call into a JS handler, built on the reader thread (session lock held) by call_begin*,
+ * the call_<type> arguments, then call_end, which queues it for the JS thread. */
 struct js_call {
   forage_session *s;
-  napi_handle_scope scope;
-  napi_value fn;
-  napi_value argv[6];
-  size_t argc;
-  int64_t id; /* 0 for calls that answer nothing (forget) */
+  js_message *m;
 };
 bool call_begin(struct js_call *c, fuse_req_t req, enum forage_op op);
 bool call_begin_notice(struct js_call *c, forage_session *s, enum forage_op op);
@@ -251,6 +299,9 @@ void call_string(struct js_call *c, const char *str);
 void call_bool(struct js_call *c, bool b);
 void call_bytes(struct js_call *c, const char *data, size_t size);
 void call_end(struct js_call *c);
+js_message *calls_next(forage_session *s); /* JS thread: the oldest queued call, or NULL */
+void calls_run(forage_session *s, js_message *m); /* JS thread: calls the handler, frees m */
+void calls_fail_queued(forage_session *s, int err); /* answers and frees every queued call */
 
 /* ---- Layer 2 ------------------------------------------------------------ */
 
@@ -286,9 +337,10 @@ struct fuse_session *ops_new_session(forage_session *s, const char *options, boo
 
 /* ---- Layer 4 ------------------------------------------------------------ */
 
-/* session.c: mount, the event loop integration, and teardown. */
+/* session.c: mount, the reader thread, the JS thread's side of the queue, and teardown. */
 forage_session *session_mount(napi_env env, const char *mountpoint, const char *options,
-                              bool debug, char *error, size_t error_size);
+                              const struct session_config *config, napi_value handlers,
+                              char *error, size_t error_size);
 void session_request_close(forage_session *s, bool force);
 void session_maybe_teardown(forage_session *s);
 void session_unref(forage_session *s);
@@ -296,7 +348,7 @@ void session_install_exit_hooks(napi_env env);
 
 /* ---- Layer 5 ------------------------------------------------------------ */
 
-/* invalidate.c: kernel cache invalidation off the event loop thread. */
+/* invalidate.c: kernel cache invalidation on the threadpool. */
 napi_value js_invalidate(napi_env env, napi_callback_info info);
 
 /* ---- Layer 6 ------------------------------------------------------------ */

@@ -4,11 +4,13 @@
  * fuse_lowlevel_notify_inval_entry takes the parent directory's lock in the
  * kernel, and notify_inval_inode the file's page locks. A process that is
  * in the middle of a lookup or read on the same node holds those locks while
- * it waits for this daemon's answer. Calling the notify functions on the
- * event loop thread could therefore deadlock: the loop would wait for the
- * lock, and the lock for the loop. So a batch of invalidations runs as one
- * napi async work item on Node's existing threadpool, while the loop goes on
- * answering requests. (This is the only work done off the loop thread.)
+ * it waits for this daemon's answer, from the reader thread or from JS.
+ * Calling the notify functions on the JS thread could therefore deadlock: it
+ * would wait for the lock, and the lock for a JS answer; on the reader thread
+ * alike. So a batch of invalidations runs as one napi async work item on
+ * Node's existing threadpool, while both go on answering requests. (This and
+ * the reader thread are the only work done off the JS thread; a batch takes
+ * no lock, so neither ever waits for it.)
  */
 #include "forage_fuse.h"
 
@@ -42,7 +44,7 @@ static void count_result(struct inval_batch *b, int res) {
   if (res != 0 && res != -ENOENT) b->failures++;
 }
 
-/* Threadpool: may block in the kernel until the loop answers a request.
+/* Threadpool: may block in the kernel until the daemon answers a request.
  * Stops early once the kernel side is gone: nothing is left to invalidate. */
 static bool session_ended(const forage_session *s) {
   return session_state(s) >= SESSION_ENDED;
@@ -60,7 +62,7 @@ static void run_batch(napi_env env, void *data) {
     count_result(b, fuse_lowlevel_notify_inval_inode(b->s->se, b->inodes[i], 0, 0));
 }
 
-/* Loop thread: report to JS, then let a pending unmount proceed. */
+/* JS thread: report to JS, then let a pending unmount proceed. */
 static void finish_batch(napi_env env, napi_status status, void *data) {
   struct inval_batch *b = data;
   forage_session *s = b->s;

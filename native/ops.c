@@ -9,8 +9,9 @@
  * no tree (opendir, releasedir, namespace changes) are given here, so they
  * never cost a trip into JS.
  *
- * These callbacks run inside fuse_session_process_buf, which session.c calls
- * from the uv_poll callback; js-calls.c opens the JS scopes when one needs them.
+ * These callbacks run inside fuse_session_process_buf, on the session's
+ * reader thread (session.c), with the session lock held; none calls napi.
+ * A call for JS is queued there (js-calls.c) and run on the JS thread.
  */
 #include "forage_fuse.h"
 

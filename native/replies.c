@@ -9,6 +9,10 @@
  * Arguments are read before the request is taken, and when they are wrong
  * the request is answered with EIO before the TypeError is thrown: a bad
  * reply must not leave a reader blocked forever.
+ *
+ * They run on the JS thread while the reader thread serves the node table;
+ * libfuse's replies are safe from any thread. Only the plain-file marks are
+ * shared with the reader, so those are set under the session lock.
  */
 #include "forage_fuse.h"
 
@@ -45,6 +49,13 @@ napi_value js_reply_err(napi_env env, napi_callback_info info) {
   return sent(env, fuse_reply_err(req, (int)err));
 }
 
+/* plain_note_mode on the JS thread: the reader reads the marks. */
+static void note_mode(forage_session *s, uint64_t ino, uint32_t mode) {
+  session_lock(s);
+  plain_note_mode(s, ino, mode);
+  session_unlock(s);
+}
+
 /* The node attributes every attr-carrying reply takes: ino, mode, size. */
 struct node_attr {
   int64_t ino;
@@ -78,7 +89,7 @@ napi_value js_reply_entry(napi_env env, napi_callback_info info) {
     .attr_timeout = attr_timeout,
   };
   attr_fill_stat(s, &e.attr, e.ino, (uint32_t)a.mode, a.size);
-  plain_note_mode(s, e.ino, (uint32_t)a.mode);
+  note_mode(s, e.ino, (uint32_t)a.mode);
   return sent(env, fuse_reply_entry(req, &e));
 }
 
@@ -96,7 +107,7 @@ napi_value js_reply_attr(napi_env env, napi_callback_info info) {
   if (!req) return js_boolean(env, false);
   struct stat st;
   attr_fill_stat(s, &st, (uint64_t)a.ino, (uint32_t)a.mode, a.size);
-  plain_note_mode(s, (uint64_t)a.ino, (uint32_t)a.mode);
+  note_mode(s, (uint64_t)a.ino, (uint32_t)a.mode);
   return sent(env, fuse_reply_attr(req, &st, timeout));
 }
 
@@ -240,8 +251,10 @@ static long add_entry(napi_env env, fuse_req_t req, forage_session *s, const str
       (p->plus && !element_double(env, p->attr_timeouts, i, &attr_timeout)))
     return -1;
   off_t next = (off_t)(p->first_offset + i + 1);
+  session_lock(s); /* a readdirplus entry marks plain files, which the reader reads */
   size_t used = attr_add_direntry(s, req, buf, remaining, name, (uint64_t)ino, (uint32_t)mode,
                                   size, p->plus, p->entry_timeout, attr_timeout, next);
+  session_unlock(s);
   return used > remaining ? 0 : (long)used;
 }
 

@@ -1,26 +1,29 @@
 /*
- * A mounted session: mounting, serving from the event loop, and teardown.
+ * A mounted session: mounting, the reader thread, the JS thread's side of
+ * its queue, and teardown.
  *
- * /dev/fuse is served from Node's own event loop: a uv_poll watches the
- * session fd, and on readable we receive and process requests one by one.
- * The fd is non-blocking so a wakeup drains what is queued and never blocks
- * the loop. An op callback that needs JS calls it synchronously (js-calls.c
- * opens the JS scopes once per wakeup); JS may answer at once or later.
+ * /dev/fuse is served by a reader thread of the session's own, which blocks
+ * in read on the session fd and processes each request as it comes, holding
+ * the session lock. What the node table and ops.c answer in C is answered
+ * there and then; a request that needs JS is queued (js-calls.c) and the JS
+ * thread woken through a uv_async handle, whose callback runs the queued
+ * calls in order. JS may answer at once or later, from the JS thread.
  *
  * The lifecycle is one enum session_state (forage_fuse.h). Mounting sets up
  * in steps, each checked, and a failed step unwinds the ones before it in
  * reverse. Teardown is one function, teardown(), that undoes the same steps
  * in the same reverse order; it has three triggers: unmount() from JS, the
- * kernel ending the session (an unmount from outside), and the end of
- * Node's environment or of the process. A clean teardown waits for any
- * invalidation batch still on the threadpool, because such a batch may be
- * blocked in the kernel until this loop answers a pending request (see
- * invalidate.c); the loop keeps serving until the batch is done.
+ * kernel ending the session (an unmount from outside: the reader's read
+ * returns 0 and it tells the JS thread), and the end of Node's environment
+ * or of the process. A clean teardown waits for any invalidation batch still
+ * on the threadpool, because such a batch may be blocked in the kernel until
+ * the daemon answers a pending request (see invalidate.c); the reader keeps
+ * serving, and the JS thread keeps running queued calls, until the batch is
+ * done.
  */
 #include "forage_fuse.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +31,14 @@
 #include <malloc.h>
 #endif
 
-/* Requests handled per wakeup before yielding to the rest of the loop. The
- * poll is level-triggered, so anything left is picked up on the next turn. */
-#define MAX_REQUESTS_PER_WAKEUP 64
+/* Queued calls run per wakeup before yielding to the rest of the loop; the
+ * wakeup sends itself again for the rest. */
+#define MAX_CALLS_PER_WAKEUP 64
 
 static forage_session *live_sessions;
 
 static void set_state(forage_session *s, enum session_state state) {
-  __atomic_store_n(&s->state, state, __ATOMIC_RELAXED); /* read by invalidation batches */
+  __atomic_store_n(&s->state, state, __ATOMIC_RELAXED); /* read by the reader and batches */
 }
 
 /* The kernel side is gone; the session will be torn down. */
@@ -47,7 +50,7 @@ static void end(forage_session *s) {
 
 /* How far teardown may go. */
 enum teardown_kind {
-  TEARDOWN_CLEAN,   /* everything, then onClose once libuv has let go of the poll */
+  TEARDOWN_CLEAN,   /* everything, then onClose once libuv has let go of the wakeup handle */
   TEARDOWN_ABANDON, /* no JS again, and an invalidation batch or the exit may still use
                      * libfuse's session: detach the mount only; memory is left to the exit */
   TEARDOWN_AT_EXIT, /* as ABANDON, from atexit: the loop is no longer to be touched */
@@ -55,24 +58,12 @@ enum teardown_kind {
 
 void session_unref(forage_session *s) {
   if (--s->refs > 0) return;
+  pthread_mutex_destroy(&s->lock);
   free(s->plain);
   free(s->listing);
   table_free(s->table);
   table_staged_free(s->staged);
   free(s);
-}
-
-static void release_js(forage_session *s) {
-  for (int i = 0; i < OP_COUNT; i++) {
-    if (s->handlers[i]) napi_delete_reference(s->env, s->handlers[i]);
-    s->handlers[i] = NULL;
-  }
-  if (s->on_error) napi_delete_reference(s->env, s->on_error);
-  if (s->on_close) napi_delete_reference(s->env, s->on_close);
-  if (s->resource) napi_delete_reference(s->env, s->resource);
-  if (s->async_context) napi_async_destroy(s->env, s->async_context);
-  s->on_error = s->on_close = s->resource = NULL;
-  s->async_context = NULL;
 }
 
 static void notify_closed(forage_session *s) {
@@ -86,12 +77,12 @@ static void notify_closed(forage_session *s) {
   js_leave(s);
 }
 
-/* libuv let go of the poll handle: the mount's reference to the memory ends. */
-static void on_poll_closed(uv_handle_t *handle) {
+/* libuv let go of the wakeup handle: the mount's reference to the memory ends. */
+static void on_wake_closed(uv_handle_t *handle) {
   forage_session *s = handle->data;
   if (session_js_allowed(s)) {
     notify_closed(s);
-    release_js(s);
+    js_release_handlers(s);
   }
   session_unref(s);
 }
@@ -110,16 +101,29 @@ static void unlink_live(forage_session *s) {
   }
 }
 
-/* The one way down: the steps of session_mount undone in reverse. The poll
- * handle is closed before libfuse closes the fd it watches. */
+/* Stops the reader thread and waits for it. It is either blocked in read, the only point where
+ * it may be cancelled, or about to get there once the request it holds is answered or queued:
+ * it never waits for the JS thread, so the join is short. libfuse's own threads end alike. */
+static void stop_reader(forage_session *s) {
+  if (!s->reader_started) return;
+  s->reader_started = false;
+  pthread_cancel(s->reader); /* a no-op once it ended by itself */
+  pthread_join(s->reader, NULL);
+}
+
+/* The one way down: the steps of session_mount undone in reverse. The reader is stopped
+ * before anything it uses goes: the wakeup handle, the fd libfuse closes on unmount. */
 static void teardown(forage_session *s, enum teardown_kind kind) {
   if (s->state >= SESSION_CLOSED) return;
   s->external = s->state == SESSION_ENDED;
   set_state(s, kind == TEARDOWN_CLEAN ? SESSION_CLOSED : SESSION_ABANDONED);
   unlink_live(s);
+  stop_reader(s);
   if (kind != TEARDOWN_AT_EXIT) {
-    uv_close((uv_handle_t *)&s->poll, on_poll_closed);
-    requests_fail_all(s, EIO); /* no reader stays blocked on a request JS still holds */
+    uv_close((uv_handle_t *)&s->wake, on_wake_closed);
+    /* No process stays blocked on a request JS was yet to see, or still holds. */
+    calls_fail_queued(s, EIO);
+    requests_fail_all(s, EIO);
   }
   fuse_session_unmount(s->se);
   if (kind != TEARDOWN_CLEAN) return;
@@ -130,7 +134,7 @@ static void teardown(forage_session *s, enum teardown_kind kind) {
 }
 
 /* Tears down once nothing is running that still needs the session: no
- * request being processed, and no invalidation batch on the threadpool (its
+ * queued calls being run, and no invalidation batch on the threadpool (its
  * completion calls this again). */
 void session_maybe_teardown(forage_session *s) {
   if (s->state != SESSION_CLOSING && s->state != SESSION_ENDED) return;
@@ -181,40 +185,57 @@ void session_install_exit_hooks(napi_env env) {
 /* ---- Serving requests ---------------------------------------------------- */
 
 static bool keep_serving(const forage_session *s) {
-  /* After unmount() we go on serving only while an invalidation batch needs
-   * this loop to answer the request it is waiting behind. */
+  /* After unmount() JS goes on answering only while an invalidation batch may wait in the
+   * kernel behind one of its requests. */
   if (s->state == SESSION_CLOSING) return s->pending_invalidations > 0;
   return s->state == SESSION_SERVING;
 }
 
-static void serve_requests(forage_session *s) {
-  s->dispatching = true;
-  for (int i = 0; i < MAX_REQUESTS_PER_WAKEUP && keep_serving(s); i++) {
+/* The reader thread: one request at a time, each processed whole under the session lock, so
+ * that it is answered from one table (a switch waits for it, and it for a switch). Cancellation
+ * is allowed only while it waits in read, so it is never stopped holding the lock or a request.
+ * It ends by itself when the kernel ends the session, and tells the JS thread. */
+static void *serve(void *arg) {
+  forage_session *s = arg;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+  for (;;) {
+    pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
     int res = fuse_session_receive_buf(s->se, &s->buf);
-    if (res == -EINTR) continue; /* an interrupted request: nothing to do */
-    if (res == -EAGAIN) break;   /* queue drained */
-    if (res <= 0) {
-      /* 0: the kernel closed the session (unmounted from outside, or the
-       * connection was aborted). Negative: the device failed. Either way
-       * the session is over. */
-      end(s);
-      break;
-    }
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+    if (res == -EINTR) continue; /* an interrupted read: nothing to do */
+    /* 0: the kernel closed the session (unmounted from outside, or the connection was
+     * aborted). Negative: the device failed. Either way the session is over. */
+    if (res <= 0) break;
+    session_lock(s);
     fuse_session_process_buf(s->se, &s->buf);
+    session_unlock(s);
+    if (fuse_session_exited(s->se)) break;
   }
-  s->dispatching = false;
-  if (s->state < SESSION_CLOSED && fuse_session_exited(s->se)) end(s);
+  __atomic_store_n(&s->reader_done, true, __ATOMIC_RELEASE);
+  uv_async_send(&s->wake);
+  return NULL;
 }
 
-static void on_fuse_readable(uv_poll_t *handle, int status, int events) {
+/* The JS thread: the reader queued calls, or ended. */
+static void on_wake(uv_async_t *handle) {
   forage_session *s = handle->data;
-  (void)events;
   if (s->state >= SESSION_CLOSED) return;
-  if (status < 0) end(s);
-  else serve_requests(s);
-  js_leave(s);
-  /* A dead fd stays readable; stop watching it or we would spin. */
-  if (s->state == SESSION_ENDED) uv_poll_stop(&s->poll);
+  s->dispatching = true;
+  bool more = false;
+  for (int i = 0; keep_serving(s); i++) {
+    if (i == MAX_CALLS_PER_WAKEUP) {
+      more = true;
+      break;
+    }
+    js_message *m = calls_next(s);
+    if (!m) break;
+    calls_run(s, m);
+  }
+  s->dispatching = false;
+  js_leave(s); /* runs the microtasks, which may unmount */
+  if (s->state >= SESSION_CLOSED) return;
+  if (__atomic_load_n(&s->reader_done, __ATOMIC_ACQUIRE)) end(s);
+  else if (more) uv_async_send(&s->wake);
   session_maybe_teardown(s);
 }
 
@@ -236,9 +257,11 @@ static void fast_request_allocation(void) {
 
 /* Mounts and starts serving. On failure returns NULL with a message in
  * error, and nothing stays mounted: each step is checked, and a failed one
- * unwinds those before it in reverse. The caller fills handlers and refs. */
+ * unwinds those before it in reverse. The reader starts last, once everything
+ * it reads is set. */
 forage_session *session_mount(napi_env env, const char *mountpoint, const char *options,
-                              bool debug, char *error, size_t error_size) {
+                              const struct session_config *config, napi_value handlers,
+                              char *error, size_t error_size) {
   error[0] = '\0';
   forage_session *s = calloc(1, sizeof *s);
   if (!s) {
@@ -246,43 +269,56 @@ forage_session *session_mount(napi_env env, const char *mountpoint, const char *
     return NULL;
   }
   s->env = env;
+  s->uid = config->uid;
+  s->gid = config->gid;
+  s->mtime = config->mtime;
+  s->want_no_opendir = config->no_opendir;
+  s->want_no_open = config->no_open;
+  s->fast_open = config->fast_open;
+  s->queue_tail = &s->queue;
 
+  int rc = pthread_mutex_init(&s->lock, NULL);
+  if (rc != 0) {
+    snprintf(error, error_size, "cannot make the session lock: %s", strerror(rc));
+    goto fail_lock;
+  }
+  if (!js_keep_handlers(s, handlers)) {
+    snprintf(error, error_size, "cannot keep the handlers");
+    goto fail_handlers;
+  }
   fast_request_allocation();
   log_capture_begin(error, error_size);
-  s->se = ops_new_session(s, options, debug);
+  s->se = ops_new_session(s, options, config->debug);
   if (!s->se) goto fail_session;
   if (fuse_session_mount(s->se, mountpoint) != 0) goto fail_mount;
   log_capture_end();
 
-  int fd = fuse_session_fd(s->se);
-  int flags = fcntl(fd, F_GETFL);
-  if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-    snprintf(error, error_size, "cannot make the FUSE device non-blocking: %s", strerror(errno));
-    goto fail_unmount;
-  }
   uv_loop_t *loop = NULL;
   if (napi_get_uv_event_loop(env, &loop) != napi_ok || !loop) {
     snprintf(error, error_size, "no event loop to serve the mount from");
     goto fail_unmount;
   }
-  int rc = uv_poll_init(loop, &s->poll, fd);
+  rc = uv_async_init(loop, &s->wake, on_wake);
   if (rc != 0) {
-    snprintf(error, error_size, "cannot watch the FUSE device: %s", uv_strerror(rc));
+    snprintf(error, error_size, "cannot wake the event loop: %s", uv_strerror(rc));
     goto fail_unmount;
   }
-  s->poll.data = s;
-  rc = uv_poll_start(&s->poll, UV_READABLE, on_fuse_readable);
+  s->wake.data = s;
+  rc = pthread_create(&s->reader, NULL, serve, s);
   if (rc != 0) {
-    snprintf(error, error_size, "cannot watch the FUSE device: %s", uv_strerror(rc));
-    goto fail_poll;
+    snprintf(error, error_size, "cannot start the FUSE reader thread: %s", strerror(rc));
+    goto fail_thread;
   }
+  s->reader_started = true;
   s->refs = 2; /* the JS external and the live mount */
   link_live(s);
   return s;
 
-fail_poll:
+fail_thread:
   /* The handle is known to the loop now: the one teardown closes it, and
-   * frees the memory once libuv lets go of it (no JS handlers yet). */
+   * frees the memory once libuv lets go of it. A mount that never served
+   * calls no onClose. */
+  js_release_handlers(s);
   s->refs = 1;
   teardown(s, TEARDOWN_CLEAN);
   return NULL;
@@ -292,6 +328,10 @@ fail_mount:
   fuse_session_destroy(s->se);
 fail_session:
   log_capture_end();
+  js_release_handlers(s);
+fail_handlers:
+  pthread_mutex_destroy(&s->lock);
+fail_lock:
   if (!error[0]) snprintf(error, error_size, "fuse_session_mount failed");
   free(s);
   return NULL;

@@ -5,6 +5,10 @@
  * the table holds, and returns false, answering nothing, when it is not:
  * ops.c then hands the request to JS. A name missing from a listed table
  * directory is a negative entry, cached by the kernel like any other answer.
+ *
+ * The answers run on the reader thread, under the session lock; the staged
+ * table's functions run on the JS thread, and only the switch to a filled
+ * table takes the lock (nothing serves the staged one).
  */
 #include "forage_fuse.h"
 
@@ -183,8 +187,12 @@ napi_value js_serve_staged_table(napi_env env, napi_callback_info info) {
   node_table *t = table_number(env, s->staged, argv[1]);
   if (!t) return drop_failed(s);
   s->staged = NULL;
-  table_free(s->table);
+  /* The reader processes each request under the lock, so none sees part of each table. */
+  session_lock(s);
+  node_table *old = s->table;
   s->table = t;
+  session_unlock(s);
+  table_free(old);
   return js_undefined(env);
 }
 
