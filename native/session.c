@@ -21,6 +21,7 @@
  * serving, and the JS thread keeps running queued calls, until the batch is
  * done.
  */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "forage_fuse.h"
 
 #include <errno.h>
@@ -198,6 +199,7 @@ static bool keep_serving(const forage_session *s) {
 static void *serve(void *arg) {
   forage_session *s = arg;
   pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+  pthread_setname_np(pthread_self(), "forage-fuse"); /* what ps and /proc call it */
   for (;;) {
     pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
     int res = fuse_session_receive_buf(s->se, &s->buf);

@@ -42,6 +42,7 @@ import {
   spawnDaemon,
   stopAllDaemons,
   stopDaemon,
+  until,
 } from "./helpers/mount-daemon.js";
 
 const run = promisify(execFile);
@@ -440,6 +441,78 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
+  // docs/native.md, "How requests flow": the reader thread answers the node table while the JS
+  // thread is busy; requests for JS wait for it, and an unmount or exit answers those still queued.
+  test("answers the node table while the JS thread is busy; a request for JS waits for it", async () => {
+    const path = newMountpoint("busy");
+    const daemon = await startDaemon(path);
+    const free = join(work, "busy-free");
+    daemon.send(`block ${free}`);
+    await daemon.waitFor(/^blocked$/m);
+    const control = pendingTool("cat", [join(path, ".afi", "search")]); // its open goes to JS
+    expect(await blockedInOpen(control.pid)).toBe(true);
+    // Nothing of these is cached yet: every lookup, getattr, open, read and listing reaches the daemon.
+    expect((await tool("stat", ["-c", "%s %F", join(path, "b", "mid", "deep.json")])).trim()).toBe("14 regular file");
+    expect(await tool("cat", [join(path, "b", "zeta.d.ts"), join(path, "link")])).toBe(
+      "export declare const zeta: 1;\nexport declare const zeta: 1;\n",
+    );
+    expect((await tool("ls", ["-f", join(path, "b")])).split("\n").filter(Boolean)).toHaveLength(5);
+    expect(control.finished()).toBe(false);
+    expect(daemon.output()).not.toContain("unblocked");
+    writeFileSync(free, "");
+    expect(await daemon.waitFor(/^unblocked .*$/m)).toBe("unblocked file");
+    const { code, stdout } = await control.done;
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout.split("\n")[0]!)).toMatchObject({ path: "/echo" });
+  });
+
+  test.each(["then-unmount", "then-exit"])(
+    "%s with a request still queued for JS answers it EIO and leaves no mount",
+    async (then) => {
+      const path = newMountpoint(`queued-${then}`);
+      const daemon = await startDaemon(path);
+      const free = join(work, `queued-${then}-free`);
+      daemon.send(`block ${free} ${then}`);
+      await daemon.waitFor(/^blocked$/m);
+      const control = pendingTool("cat", [join(path, ".afi", "search")]);
+      expect(await blockedInOpen(control.pid)).toBe(true);
+      writeFileSync(free, "");
+      const { code, stderr } = await control.done;
+      expect(code).not.toBe(0);
+      expect(stderr).toMatch(
+        /Input\/output error|Transport endpoint is not connected|Software caused connection abort/,
+      );
+      if (then === "then-unmount") await daemon.waitFor(/^closed external=false$/m);
+      else expect((await daemon.exited).code).toBe(0);
+      expect(await until(() => !isMounted(path))).toBe(true);
+    },
+  );
+
+  test("the kernel ending the session ends the reader thread and closes the mount", async () => {
+    const path = newMountpoint("external-thread");
+    const daemon = await startDaemon(path, { stayOnExternal: true });
+    const pid = daemon.child.pid!;
+    expect(readerThreads(pid)).toBe(1);
+    execFileSync("fusermount3", ["-u", path]);
+    expect(await daemon.waitFor(/^closed .*$/m)).toBe("closed external=true");
+    expect(await until(() => readerThreads(pid) === 0)).toBe(true);
+    expect(daemon.running()).toBe(true);
+    expect(isMounted(path)).toBe(false);
+  });
+
+  test("a process that exits with a live mount unmounts it without hanging; its own JS thread could use it", async () => {
+    const path = newMountpoint("exit-live");
+    // The addon alone: no JS exit hook, so the addon's own exit hooks unmount. statfsSync waits
+    // on the mount from the JS thread, which the reader thread answers without it.
+    const script = `const b = require(${JSON.stringify(addon)});
+      b.mount(${JSON.stringify(path)}, "fsname=forage,subtype=forage", {}, {});
+      process.stdout.write(String(require("node:fs").statfsSync(${JSON.stringify(path)}).bsize));
+      process.exit(0);`;
+    const { stdout } = await run(process.execPath, ["-e", script], { timeout: 15_000 });
+    expect(stdout).toBe("4096");
+    expect(isMounted(path)).toBe(false);
+  });
+
   test("refuses a bad mountpoint with a clear error and leaves no mount", async () => {
     const { mountTree } = await import("../src/fuse/mount.js");
     const tree = {
@@ -604,6 +677,49 @@ describe("the FUSE binding on a machine without it", () => {
     }
   });
 });
+
+/** A tool started in the background: its pid, whether it ended, and how. */
+function pendingTool(command: string, args: string[]) {
+  let ended = false;
+  const child = execFile(command, args, { timeout: 15_000 });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((finish) =>
+    child.on("close", (code) => {
+      ended = true;
+      finish({ code, stdout, stderr });
+    }),
+  );
+  return { pid: child.pid!, finished: () => ended, done };
+}
+
+/** The openat system call's number, as /proc/<pid>/syscall shows it. */
+const OPENAT = process.arch === "arm64" ? "56" : "257";
+
+/** Waits until process `pid` sleeps in openat: its open request has reached the daemon. */
+function blockedInOpen(pid: number): Promise<boolean> {
+  return until(() => {
+    try {
+      const state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0];
+      return state === "S" && readFileSync(`/proc/${pid}/syscall`, "utf8").split(" ")[0] === OPENAT;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** How many threads of process `pid` are the addon's FUSE readers (named forage-fuse). */
+function readerThreads(pid: number): number {
+  return readdirSync(`/proc/${pid}/task`).filter((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim() === "forage-fuse";
+    } catch {
+      return false; // the thread ended while we looked
+    }
+  }).length;
+}
 
 /** The addon mounted at `path` with no JS handlers but onClose: what a test of the addon alone serves from. */
 function bareMount(path: string): { binding: NativeBinding; session: NativeSession; ended: Promise<void> } {
