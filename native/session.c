@@ -25,6 +25,7 @@
 #include "forage_fuse.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,18 @@ static void fast_request_allocation(void) {
 #endif
 }
 
+/* Starts the reader with every signal blocked, so that signals meant for the process (Node's
+ * SIGINT, SIGTERM...) go to the JS thread, as before there was a reader, and never interrupt its
+ * read. (glibc keeps the signal it cancels threads with unblocked.) */
+static int start_reader(forage_session *s) {
+  sigset_t all, saved;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &saved);
+  int rc = pthread_create(&s->reader, NULL, serve, s);
+  pthread_sigmask(SIG_SETMASK, &saved, NULL);
+  return rc;
+}
+
 /* Mounts and starts serving. On failure returns NULL with a message in
  * error, and nothing stays mounted: each step is checked, and a failed one
  * unwinds those before it in reverse. The reader starts last, once everything
@@ -306,7 +319,7 @@ forage_session *session_mount(napi_env env, const char *mountpoint, const char *
     goto fail_unmount;
   }
   s->wake.data = s;
-  rc = pthread_create(&s->reader, NULL, serve, s);
+  rc = start_reader(s);
   if (rc != 0) {
     snprintf(error, error_size, "cannot start the FUSE reader thread: %s", strerror(rc));
     goto fail_thread;
