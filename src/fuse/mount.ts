@@ -124,14 +124,15 @@ export function mountOptionString(options: MountOptions): string {
 }
 
 /**
- * Mounts `tree` at `mountpoint` and serves it from this process's event loop.
+ * Mounts `tree` at `mountpoint` and serves it from this process: the node table from the
+ * addon's reader thread, everything else from the event loop.
  * Throws (leaving nothing mounted) when FUSE is unavailable — the message
  * says what to install — when the mountpoint is unusable, when another
  * process holds its lock (one mount per mountpoint), or when allow_other is
  * asked for but not permitted.
  *
- * Never read the mount from this same process synchronously: the reader
- * would block the event loop that has to answer it.
+ * Never read the mount from this same process synchronously: a request that needs JS
+ * would wait for the event loop that the reading call blocks.
  */
 export async function mountTree(
   tree: VirtualTree,
@@ -168,7 +169,7 @@ function mountLocked(
   });
   if (options.deferTable) return new Mount(native, filesystem, undefined, path, options, lock);
   const mount = mountWithTable(native, filesystem, tree, path, options, lock);
-  // Requests wait for the event loop, so this still runs before the first one is served.
+  // Before mountTree resolves, so before anyone told of the mount reads it.
   settleHeap(() => native.releaseFreeMemory());
   return mount;
 }
@@ -308,7 +309,7 @@ class Mount implements MountHandle {
       throw error instanceof SlicesCancelled ? closedError() : error;
     });
     this.#native.setMtime(this.#session, Date.now() / 1000);
-    // In batches, one after the other: the addon copies each batch's arrays on the loop thread.
+    // In batches, one after the other: the addon copies each batch's arrays on the JS thread.
     let handing = 0;
     for (let from = 0; from === 0 || from < Math.max(inodes.length, names.length); from += INVALIDATION_BATCH) {
       if (!this.#open) return; // the kernel side is gone, and with it what it cached

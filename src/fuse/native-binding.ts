@@ -93,7 +93,7 @@ export interface NativeConstants {
 
 /** What native/build/Release/forage_fuse.node exports. */
 export interface NativeBinding {
-  /** Mounts and starts serving from the event loop. `options` is libfuse's `-o` string. */
+  /** Mounts and starts serving (the node table from the addon's reader thread). `options` is libfuse's `-o` string. */
   mount(mountpoint: string, options: string, config: NativeMountConfig, handlers: NativeHandlers): NativeSession;
   /** Starts teardown; `onClose` fires when done. `force` unmounts at once (process exit). */
   unmount(session: NativeSession, force: boolean): void;
@@ -120,7 +120,7 @@ export interface NativeBinding {
   /** Returns the C heap's free pages to the kernel (glibc malloc_trim); true when some were. */
   releaseFreeMemory(): boolean;
   /**
-   * Invalidates kernel caches off the loop thread: attributes and data of
+   * Invalidates kernel caches on the threadpool: attributes and data of
    * `inodes`, and the entries (parents[i], names[i]). `done` gets the count
    * of notifications the kernel refused (nodes it did not know are not counted).
    */
