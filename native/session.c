@@ -200,7 +200,6 @@ static bool keep_serving(const forage_session *s) {
 static void *serve(void *arg) {
   forage_session *s = arg;
   pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-  pthread_setname_np(pthread_self(), "forage-fuse"); /* what ps and /proc call it */
   for (;;) {
     pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
     int res = fuse_session_receive_buf(s->se, &s->buf);
@@ -267,6 +266,8 @@ static int start_reader(forage_session *s) {
   pthread_sigmask(SIG_SETMASK, &all, &saved);
   int rc = pthread_create(&s->reader, NULL, serve, s);
   pthread_sigmask(SIG_SETMASK, &saved, NULL);
+  /* What ps and /proc call it, from the moment mount returns. */
+  if (rc == 0) pthread_setname_np(s->reader, "forage-fuse");
   return rc;
 }
 
