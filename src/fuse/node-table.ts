@@ -190,7 +190,8 @@ function contentOf(
   if (info.kind === "symlink") return encoder.encode(info.target ?? tree.readlink(path));
   if (info.kind !== "file" || info.writable) return undefined;
   try {
-    if (info.size > room) return LEFT_TO_HANDLERS;
+    // Not info.size first: a listing's size is lazy, and asking it would render the file once
+    // for its size and again for its bytes.
     const bytes = tree.read(path);
     return bytes.length > room ? LEFT_TO_HANDLERS : bytes;
   } catch {
