@@ -28,14 +28,19 @@ export class TableLoader {
   }
 
   /**
-   * Renders a walked table's bytes and copies them into the addon's staged table, a chunk of
-   * nodes per step (the addon copies the next chunk at each fill), letting go of each chunk's bytes
-   * once copied; nothing serves the staged table yet.
+   * Renders a walked table's bytes, a node per step, and copies them into the addon's staged
+   * table a chunk of nodes at a time (the addon copies the next chunk at each fill), letting go
+   * of each chunk's bytes once copied; nothing serves the staged table yet.
    */
   *stageSteps(walked: WalkedNodeTable): Steps<void> {
     this.#native.stageTable(this.#session, walked.spec);
+    const count = walked.paths.length;
     for (let from = 0; ; from += STAGE_CHUNK_NODES) {
-      walked.contents.renderUpTo(from + STAGE_CHUNK_NODES);
+      // A file at a time: one may take milliseconds to render.
+      for (let to = from + 1; to <= Math.min(from + STAGE_CHUNK_NODES, count); to++) {
+        walked.contents.renderUpTo(to);
+        yield;
+      }
       const filled = this.#native.fillStagedTable(this.#session, walked.spec, STAGE_CHUNK_NODES);
       walked.contents.release(from, from + STAGE_CHUNK_NODES);
       if (filled) return;
