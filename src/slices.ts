@@ -22,7 +22,7 @@ export function runToEnd<T>(work: Steps<T>): T {
   }
 }
 
-/** Runs `work` to its end in slices of about `sliceMs`; rejects with SlicesCancelled once `cancelled()` is true. */
+/** Runs `work` to its end in slices of about `sliceMs`, and resolves on a turn after the last; rejects with SlicesCancelled once `cancelled()` is true. */
 export function runInSlices<T>(work: Steps<T>, cancelled: () => boolean = () => false, sliceMs = SLICE_MS): Promise<T> {
   return new Promise((resolve, reject) => {
     const slice = (): void => {
@@ -32,7 +32,9 @@ export function runInSlices<T>(work: Steps<T>, cancelled: () => boolean = () => 
         for (;;) {
           const step = work.next();
           if (step.done) {
-            resolve(step.value);
+            // On a turn of its own: what awaits the work (a switch, the next long step) would
+            // otherwise run in this slice's turn and lengthen it.
+            setImmediate(() => resolve(step.value));
             return;
           }
           if (performance.now() >= end) break;

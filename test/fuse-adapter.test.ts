@@ -225,17 +225,23 @@ class RecordingBinding implements NativeBinding {
   served: NodeTableSpec | undefined;
   /** serveStagedTable throws, as the addon does for malformed numbers (dropping the staged table). */
   refuseTable = false;
-  #staged: { spec: StagedTableSpec; filled: number } | undefined;
+  #staged: { spec: StagedTableSpec; filled: number; contents: (Uint8Array | undefined)[]; flags: number[] } | undefined;
 
   stageTable(_session: NativeSession, spec: StagedTableSpec): void {
     this.tableCalls.push("stage");
-    this.#staged = { spec, filled: 0 };
+    this.#staged = { spec, filled: 0, contents: [], flags: [] };
   }
+  /** Copies the next `maxNodes` nodes' bytes and flags, as the addon does: the spec's may be let go of after. */
   fillStagedTable(_session: NativeSession, spec: StagedTableSpec, maxNodes: number): boolean {
     const staged = this.#staged;
     if (staged?.spec !== spec) throw new Error("filled a table that is not the one staged");
     this.tableCalls.push("fill");
-    staged.filled = Math.min(spec.modes.length, staged.filled + maxNodes);
+    const to = Math.min(spec.modes.length, staged.filled + maxNodes);
+    for (let i = staged.filled; i < to; i++) {
+      staged.contents.push(spec.contents[i]?.slice());
+      staged.flags.push(spec.flags[i]!);
+    }
+    staged.filled = to;
     return staged.filled === spec.modes.length;
   }
   serveStagedTable(_session: NativeSession, numbers: NodeTableNumbers): void {
@@ -244,7 +250,7 @@ class RecordingBinding implements NativeBinding {
     if (staged === undefined || staged.filled < staged.spec.modes.length) throw new Error("served a table not filled");
     if (this.refuseTable) throw new TypeError("forage_fuse: two nodes share an inode number");
     this.tableCalls.push("serve");
-    this.served = { ...staged.spec, ...numbers };
+    this.served = { ...staged.spec, contents: staged.contents, flags: Uint32Array.from(staged.flags), ...numbers };
   }
   dropStagedTable(): void {
     this.tableCalls.push("drop");
@@ -338,7 +344,7 @@ class Kernel {
     });
     this.#handlers = this.fs.handlers();
     this.loader = new TableLoader(this.native, { __brand: "forage_fuse.session" }, this.fs);
-    if (table === "first") this.loader.loadNow(tree, runToEnd(this.fs.renderSteps(tree))); // what mountTree does, with nothing cached yet
+    if (table === "first") this.loader.loadNow(tree, runToEnd(this.fs.walkSteps(tree))); // what mountTree does, with nothing cached yet
     tree.reads.length = 0; // the table rendered every file; count only what the handlers read
   }
 
@@ -349,7 +355,7 @@ class Kernel {
   /** What mount.ts's swap does, minus the addon: returns the invalidation it would send. */
   swap(tree: MemoryTree): { inodes: number[]; entries: string[] } {
     this.#tree = tree;
-    const { inodes, parents, names } = this.loader.loadNow(tree, runToEnd(this.fs.renderSteps(tree)));
+    const { inodes, parents, names } = this.loader.loadNow(tree, runToEnd(this.fs.walkSteps(tree)));
     tree.reads.length = 0;
     return { inodes, entries: names.map((name, i) => `${parents[i]}/${name}`) };
   }
@@ -634,25 +640,52 @@ describe("the revision swap", () => {
     },
   );
 
+  test("a table's files are rendered a chunk at a time as it is staged, and JS lets go of each chunk's bytes once copied", () => {
+    const many: Record<string, Spec> = { ...(revision1 as Record<string, Spec>) };
+    for (let i = 0; i < 3 * STAGE_CHUNK_NODES; i++) many[`f${i}.md`] = `file ${i}\n`;
+    const kernel = new Kernel(new MemoryTree(revision1));
+    const next = new MemoryTree(many);
+    const walked = runToEnd(kernel.fs.walkSteps(next));
+    expect(next.reads).toEqual([]); // walking renders no file
+    kernel.native.tableCalls.length = 0;
+    const staging = kernel.loader.stageSteps(walked);
+    let steps = 0;
+    while (!kernel.native.tableCalls.includes("fill")) {
+      staging.next();
+      steps += 1;
+    }
+    // A file per step; at the first fill, the first chunk's files are read, and the rest not yet.
+    expect(steps).toBeGreaterThanOrEqual(next.reads.length);
+    expect(next.reads.length).toBeGreaterThan(0);
+    expect(next.reads.length).toBeLessThanOrEqual(STAGE_CHUNK_NODES);
+    runToEnd(staging);
+    expect(walked.spec.contents.every((bytes) => bytes === undefined)).toBe(true);
+    kernel.loader.switchTo(runToEnd(kernel.fs.planSteps(next, walked)), walked);
+    const { served } = kernel.native;
+    const f7 = served!.names.indexOf("f7.md");
+    expect(new TextDecoder().decode(served!.contents[f7])).toBe("file 7\n");
+    expect(served!.contents.filter((bytes) => bytes !== undefined).length).toBe(next.reads.length);
+  });
+
   test("a plan made between requests is served when the handlers changed no path of either table", () => {
     const kernel = new Kernel(new MemoryTree(revision1));
     const next = withChanges({ "NEW.md": "new" });
-    const rendered = runToEnd(kernel.fs.renderSteps(next));
-    const plan = runToEnd(kernel.fs.planSteps(next, rendered));
+    const walked = runToEnd(kernel.fs.walkSteps(next));
+    const plan = runToEnd(kernel.fs.planSteps(next, walked));
     kernel.ino("/.search/q1/results.json"); // JS numbers names under /.search, which no table lists
     kernel.ino("/README.md"); // a table path's lookup finds its live node: nothing changes
-    expect(kernel.fs.holding(plan, rendered)).toBe(plan);
+    expect(kernel.fs.holding(plan, walked)).toBe(plan);
   });
 
   test("a handler that numbers a path of the new table after the plan was made: the plan is made again, with the handler's number", () => {
     const next = withChanges({ "NEW.md": "new" });
     const kernel = new Kernel(new MemoryTree(revision1), {}, "later"); // the handlers number paths until the first table
-    const rendered = runToEnd(kernel.fs.renderSteps(next));
-    runToEnd(kernel.loader.stageSteps(rendered));
-    const plan = runToEnd(kernel.fs.planSteps(next, rendered));
+    const walked = runToEnd(kernel.fs.walkSteps(next));
+    runToEnd(kernel.loader.stageSteps(walked));
+    const plan = runToEnd(kernel.fs.planSteps(next, walked));
     const zeta = kernel.ino("/b/zeta.d.ts");
-    expect(kernel.fs.holding(plan, rendered)).not.toBe(plan);
-    kernel.loader.switchTo(plan, rendered);
+    expect(kernel.fs.holding(plan, walked)).not.toBe(plan);
+    kernel.loader.switchTo(plan, walked);
     const { inos, names } = kernel.native.served!;
     expect(new Set(inos).size).toBe(inos.length);
     expect(inos[names.indexOf("zeta.d.ts")]).toBe(zeta);
@@ -736,7 +769,7 @@ describe("the revision swap", () => {
     failing.list = () => {
       throw new Error("cannot list");
     };
-    expect(() => runToEnd(kernel.fs.renderSteps(failing))).toThrow("cannot list");
+    expect(() => runToEnd(kernel.fs.walkSteps(failing))).toThrow("cannot list");
     expect(kernel.fs.tree).toBe(kernel.tree);
     expect(kernel.getattr(readme)).toMatchObject({ op: "attr", ino: readme });
   });

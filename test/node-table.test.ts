@@ -87,6 +87,34 @@ describe("the node table of a tree", () => {
     expect(spec.flags[paths.indexOf("/README.md")]).toBe(FORWARD);
     expect(spec.contents[paths.indexOf("/tsconfig.json")]).toBeDefined();
   });
+
+  test("makes each file's bytes once: it reads a file without first asking its listing's lazy size", () => {
+    // A listing's size is made on demand by rendering the file; asking it and then reading would
+    // render every file twice (docs/native.md, "The node table: most requests never reach JS").
+    const sizesAsked: string[] = [];
+    const counting: VirtualTree = {
+      stamp: tree.stamp,
+      stat: (path) => tree.stat(path),
+      list: (path) =>
+        tree.list(path).map((entry) =>
+          entry.kind !== "file"
+            ? entry
+            : {
+                ...entry,
+                get size() {
+                  sizesAsked.push(`${path}/${entry.name}`);
+                  return tree.stat(`${path === "/" ? "" : path}/${entry.name}`).size;
+                },
+              },
+        ),
+      read: (path) => tree.read(path),
+      readlink: (path) => tree.readlink(path),
+      openControl: (path, caller) => tree.openControl(path, caller),
+    };
+    const { spec } = buildNodeTable(counting, new InodeTable(), settings);
+    expect(spec.contents.filter((bytes) => bytes !== undefined).length).toBeGreaterThan(10);
+    expect(sizesAsked).toEqual([]);
+  });
 });
 
 describe("inode numbers across revisions", () => {

@@ -16,7 +16,7 @@ import { trace, tracing, watchStalls } from "./mount-trace.js";
 import { prepareMountpoint } from "./mountpoint.js";
 import { lockMountpoint, type MountpointLock } from "./mountpoint-lock.js";
 import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
-import type { RenderedNodeTable } from "./node-table.js";
+import type { WalkedNodeTable } from "./node-table.js";
 import { settleHeap } from "./settle-heap.js";
 import { TableLoader } from "./table-loader.js";
 import { TreeFilesystem } from "./tree-filesystem.js";
@@ -175,9 +175,10 @@ function mountLocked(
 }
 
 /**
- * Renders the table, then mounts (so a tree that fails to render leaves
- * nothing mounted). A function of its own so that no frame still holds the
- * table's bytes when settleHeap runs.
+ * Walks the table, then mounts and loads it, rendering its files, before
+ * the first request is served (so a tree that fails to list leaves nothing
+ * mounted, and one the addon refuses is unmounted). A function of its own so
+ * that no frame still holds the table's bytes when settleHeap runs.
  */
 function mountWithTable(
   native: NativeBinding,
@@ -187,7 +188,7 @@ function mountWithTable(
   options: MountOptions,
   lock: MountpointLock,
 ): Mount {
-  return new Mount(native, filesystem, runToEnd(filesystem.renderSteps(tree)), path, options, lock);
+  return new Mount(native, filesystem, runToEnd(filesystem.walkSteps(tree)), path, options, lock);
 }
 
 class Mount implements MountHandle {
@@ -208,7 +209,7 @@ class Mount implements MountHandle {
   constructor(
     native: NativeBinding,
     filesystem: TreeFilesystem,
-    rendered: RenderedNodeTable | undefined,
+    walked: WalkedNodeTable | undefined,
     mountpoint: string,
     options: MountOptions,
     lock: MountpointLock,
@@ -245,14 +246,14 @@ class Mount implements MountHandle {
     this.#loader = new TableLoader(native, this.#session, filesystem);
     try {
       // The first revision's table: the kernel holds nothing yet, so there is nothing to invalidate.
-      if (rendered) this.#loader.loadNow(filesystem.tree, rendered);
+      if (walked) this.#loader.loadNow(filesystem.tree, walked);
     } catch (error) {
       native.unmount(this.#session, true);
       throw error;
     }
     process.on("exit", this.#onExit);
     if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, this.#onSignal);
-    this.tableServed = rendered ? Promise.resolve() : this.#tableInBackground(filesystem.tree);
+    this.tableServed = walked ? Promise.resolve() : this.#tableInBackground(filesystem.tree);
     this.#tableWork = this.tableServed;
   }
 

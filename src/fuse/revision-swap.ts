@@ -12,7 +12,7 @@ import type { Steps } from "../slices.js";
 import type { TreeNodeKind, VirtualTree } from "../tree/virtual-tree.js";
 import type { InodeNode, InodeTable, PathWatch } from "./inode-table.js";
 import type { NegativeEntries } from "./negative-entries.js";
-import { type NumberedNodeTable, numberNodeTable, type RenderedNodeTable } from "./node-table.js";
+import { type NumberedNodeTable, numberNodeTable, type WalkedNodeTable } from "./node-table.js";
 
 /** What the kernel must drop after a swap (see NativeBinding.invalidate). */
 export interface Invalidation {
@@ -62,13 +62,13 @@ export class Revision {
   }
 
   /**
-   * Plans the switch to `tree`, whose table is `rendered`, yielding every few thousand nodes
+   * Plans the switch to `tree`, whose table is `walked`, yielding every few thousand nodes
    * (src/slices.ts); touches nothing the handlers read, so the current revision goes on being
    * served meanwhile.
    */
-  *plan(tree: VirtualTree, rendered: RenderedNodeTable): Steps<PlannedSwap> {
+  *plan(tree: VirtualTree, walked: WalkedNodeTable): Steps<PlannedSwap> {
     const watch = this.#inodes.watchPaths();
-    const numbered = yield* numberNodeTable(rendered, this.#inodes);
+    const numbered = yield* numberNodeTable(walked, this.#inodes);
     const after = new Map<string, InodeNode>();
     for (const node of numbered.nodes) {
       after.set(node.path, node);

@@ -1,6 +1,6 @@
 /**
  * How a revision's node table gets into the addon (docs/native.md, "Reloads: `swap(tree)` and
- * invalidation"): rendered, then copied into the addon's staged table a chunk of nodes per step,
+ * invalidation"): walked, then rendered and copied into the addon's staged table a chunk of nodes per step,
  * and numbered and planned (revision-swap.ts), while the current revision goes on being served;
  * then, in one short synchronous step, switched to (a pointer in C) and committed. A load that fails or is given up drops
  * the staged table, and the current revision stays served.
@@ -9,7 +9,7 @@ import { runInSlices, runToEnd, SlicesCancelled, type Steps } from "../slices.js
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { trace } from "./mount-trace.js";
 import type { NativeBinding, NativeSession } from "./native-binding.js";
-import type { RenderedNodeTable } from "./node-table.js";
+import type { WalkedNodeTable } from "./node-table.js";
 import type { Invalidation, PlannedSwap, TreeFilesystem } from "./tree-filesystem.js";
 
 /** Nodes copied into the staged table per step: well under a millisecond of copying. */
@@ -27,10 +27,25 @@ export class TableLoader {
     this.#filesystem = filesystem;
   }
 
-  /** Copies a rendered table into the addon's staged table, a chunk per step; nothing serves it yet. */
-  *stageSteps(rendered: RenderedNodeTable): Steps<void> {
-    this.#native.stageTable(this.#session, rendered.spec);
-    while (!this.#native.fillStagedTable(this.#session, rendered.spec, STAGE_CHUNK_NODES)) yield;
+  /**
+   * Renders a walked table's bytes, a node per step, and copies them into the addon's staged
+   * table a chunk of nodes at a time (the addon copies the next chunk at each fill), letting go
+   * of each chunk's bytes once copied; nothing serves the staged table yet.
+   */
+  *stageSteps(walked: WalkedNodeTable): Steps<void> {
+    this.#native.stageTable(this.#session, walked.spec);
+    const count = walked.paths.length;
+    for (let from = 0; ; from += STAGE_CHUNK_NODES) {
+      // A file at a time: one may take milliseconds to render.
+      for (let to = from + 1; to <= Math.min(from + STAGE_CHUNK_NODES, count); to++) {
+        walked.contents.renderUpTo(to);
+        yield;
+      }
+      const filled = this.#native.fillStagedTable(this.#session, walked.spec, STAGE_CHUNK_NODES);
+      walked.contents.release(from, from + STAGE_CHUNK_NODES);
+      if (filled) return;
+      yield;
+    }
   }
 
   /**
@@ -38,9 +53,9 @@ export class TableLoader {
    * path it counted on) and commits it, in one synchronous step, so that no request sees one
    * without the other; returns what the kernel must forget.
    */
-  switchTo(plan: PlannedSwap, rendered: RenderedNodeTable): Invalidation {
+  switchTo(plan: PlannedSwap, walked: WalkedNodeTable): Invalidation {
     const started = performance.now();
-    const holding = this.#filesystem.holding(plan, rendered);
+    const holding = this.#filesystem.holding(plan, walked);
     const checked = performance.now();
     this.#native.serveStagedTable(this.#session, holding.numbered.numbers);
     const served = performance.now();
@@ -51,16 +66,16 @@ export class TableLoader {
     return invalidation;
   }
 
-  /** Stages a table rendered before and switches to it, now. */
-  loadNow(tree: VirtualTree, rendered: RenderedNodeTable): Invalidation {
+  /** Stages a table walked before and switches to it, now. */
+  loadNow(tree: VirtualTree, walked: WalkedNodeTable): Invalidation {
     let plan: PlannedSwap;
     try {
-      runToEnd(this.stageSteps(rendered));
-      plan = runToEnd(this.#filesystem.planSteps(tree, rendered));
+      runToEnd(this.stageSteps(walked));
+      plan = runToEnd(this.#filesystem.planSteps(tree, walked));
     } catch (error) {
       this.#drop(error);
     }
-    return this.switchTo(plan, rendered);
+    return this.switchTo(plan, walked);
   }
 
   /**
@@ -70,23 +85,23 @@ export class TableLoader {
    * `cancelled()` turns true (SlicesCancelled).
    */
   async load(tree: VirtualTree, cancelled: () => boolean): Promise<Invalidation> {
-    let planned: { plan: PlannedSwap; rendered: RenderedNodeTable };
+    let planned: { plan: PlannedSwap; walked: WalkedNodeTable };
     try {
       const started = performance.now();
-      planned = await runInSlices(this.#renderStageAndPlan(tree), cancelled);
+      planned = await runInSlices(this.#walkStageAndPlan(tree), cancelled);
       trace(`table rendered, staged and planned in slices in ${(performance.now() - started).toFixed(0)} ms`);
       if (cancelled()) throw new SlicesCancelled("cancelled");
     } catch (error) {
       this.#drop(error);
     }
-    return this.switchTo(planned.plan, planned.rendered);
+    return this.switchTo(planned.plan, planned.walked);
   }
 
-  *#renderStageAndPlan(tree: VirtualTree): Steps<{ plan: PlannedSwap; rendered: RenderedNodeTable }> {
-    const rendered = yield* this.#filesystem.renderSteps(tree);
-    yield* this.stageSteps(rendered);
-    const plan = yield* this.#filesystem.planSteps(tree, rendered);
-    return { plan, rendered };
+  *#walkStageAndPlan(tree: VirtualTree): Steps<{ plan: PlannedSwap; walked: WalkedNodeTable }> {
+    const walked = yield* this.#filesystem.walkSteps(tree);
+    yield* this.stageSteps(walked);
+    const plan = yield* this.#filesystem.planSteps(tree, walked);
+    return { plan, walked };
   }
 
   /** A load that failed leaves nothing staged (the addon drops a table it refused itself). */

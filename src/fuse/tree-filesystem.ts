@@ -2,7 +2,7 @@
  * Serves a VirtualTree through the native FUSE binding: the request
  * handlers of one mount, each a short dispatch to the part that knows.
  *
- * - `renderSteps()` flattens the whole tree for the addon, which then answers
+ * - `walkSteps()` flattens the whole tree for the addon, which then answers
  *   every request about it without JS (node-table.ts). The handlers below
  *   serve what the table leaves out: control files, the names an unlisted
  *   directory (/.search) makes on lookup, and inodes a swap removed.
@@ -25,7 +25,7 @@ import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js"
 import { type InodeNode, InodeTable } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 import { NegativeEntries } from "./negative-entries.js";
-import { type NodeTableSettings, type RenderedNodeTable, renderNodeTable } from "./node-table.js";
+import { type NodeTableSettings, type WalkedNodeTable, walkNodeTable } from "./node-table.js";
 import { OpenFiles } from "./open-files.js";
 import { type Invalidation, type PlannedSwap, Revision } from "./revision-swap.js";
 
@@ -100,27 +100,28 @@ export class TreeFilesystem {
   }
 
   /**
-   * Renders the node table of `tree` (every file), yielding after each node (src/slices.ts), and
-   * touching nothing else: meanwhile the current revision is served as before. Then `planSteps`
-   * numbers it, and the table is served and committed in one synchronous step.
+   * Walks the node table of `tree`, yielding after each directory (src/slices.ts), and touching
+   * nothing else: meanwhile the current revision is served as before. Its files are rendered as
+   * it is staged (TableLoader); then `planSteps` numbers it, and the table is served and
+   * committed in one synchronous step.
    */
-  renderSteps(tree: VirtualTree): Steps<RenderedNodeTable> {
-    return renderNodeTable(tree, this.#tableSettings());
+  walkSteps(tree: VirtualTree): Steps<WalkedNodeTable> {
+    return walkNodeTable(tree, this.#tableSettings());
   }
 
   /**
-   * Numbers a table `renderSteps` made of `tree` and works out what its commit changes and
+   * Numbers a table `walkSteps` made of `tree` and works out what its commit changes and
    * invalidates, in steps, changing nothing: a tree that fails to render or a table the addon
    * refuses leaves the current revision in place. Then, in one synchronous step: `holding`,
    * serve the table with its numbers, `commit`.
    */
-  planSteps(tree: VirtualTree, rendered: RenderedNodeTable): Steps<PlannedSwap> {
-    return this.#revision.plan(tree, rendered);
+  planSteps(tree: VirtualTree, walked: WalkedNodeTable): Steps<PlannedSwap> {
+    return this.#revision.plan(tree, walked);
   }
 
   /** `plan` if it still holds, else the same plan made again now (a handler changed a path it counted on). */
-  holding(plan: PlannedSwap, rendered: RenderedNodeTable): PlannedSwap {
-    return this.#revision.holds(plan) ? plan : runToEnd(this.planSteps(plan.tree, rendered));
+  holding(plan: PlannedSwap, walked: WalkedNodeTable): PlannedSwap {
+    return this.#revision.holds(plan) ? plan : runToEnd(this.planSteps(plan.tree, walked));
   }
 
   /**
