@@ -6,7 +6,7 @@
  *      when running as root, otherwise the exact command is printed.
  *   2. node_modules: `npm ci` when missing or older than package-lock.json.
  *   3. The FUSE addon: built when missing or older than native/ sources.
- *   4. dist/: `tsc -p tsconfig.build.json` when missing or older than src/.
+ *   4. dist/: `npm run build` (tsc, then the entries' bundles) when missing or older than src/.
  *
  * Each step is skipped when already done, so a second run takes well under a
  * second. Node built-ins only: on a fresh clone nothing else is installed yet.
@@ -100,12 +100,17 @@ function ensureDist() {
     mtime(join(packageRoot, "tsconfig.json")),
     mtime(join(packageRoot, "tsconfig.build.json")),
     mtime(join(packageRoot, "package.json")),
+    mtime(join(packageRoot, "scripts", "bundle-dist.mjs")),
   );
   if (mtime(distStamp) >= inputs && inputs > 0) return;
-  say("building TypeScript (tsc -p tsconfig.build.json)");
+  say("building TypeScript (tsc -p tsconfig.build.json, then scripts/bundle-dist.mjs)");
   const tsc = join(packageRoot, "node_modules", "typescript", "bin", "tsc");
   if (!run(process.execPath, [tsc, "-p", "tsconfig.build.json"])) {
     say("TypeScript build failed");
+    process.exit(1);
+  }
+  if (!run(process.execPath, [join(packageRoot, "scripts", "bundle-dist.mjs")])) {
+    say("bundling dist/ failed");
     process.exit(1);
   }
   writeFileSync(distStamp, `${new Date().toISOString()}\n`);

@@ -137,6 +137,42 @@ describe("validation at creation", () => {
     );
   });
 
+  // The operation's own part of its description (the header and `env`'s nested member with its JSDoc) is
+  // also measured, not rendered: exact whatever its path, description, capabilities and instructions hold.
+  const members: [string, Partial<OperationDefinition> & { path: string }][] = [
+    ["two segments, no text", { path: "a.b" }],
+    ["deep path with a quoted `new`", { path: "new.x.new.deep_er.y0.z" }],
+    ["one-line description", { path: "ns.op", description: "Reads a file." }],
+    ["description ending a comment", { path: "ns.op", description: "a */ b */*/ c" }],
+    ["multi-line description with empty lines", { path: "ns.sub.op", description: "one\n\ntwo\r\n*/three\n" }],
+    [
+      "capabilities and instructions",
+      {
+        path: "ns.op",
+        description: "d",
+        capabilities: ["reads */ files", ""],
+        instructions: "first\nsecond */",
+      },
+    ],
+    ["instructions alone", { path: "ns.op", instructions: "x" }],
+  ];
+  test.each(members)("the description bound is exact (%s)", (_name, member) => {
+    const operationWith = (pad: string) => ({
+      ...member,
+      input: handMade({ type: "object", properties: { pad: { type: "string", description: pad } } }),
+    });
+    const typescript = (pad: string) => {
+      const description = createCatalog({ revision: "r", operations: [operationWith(pad)] }).describe(member.path);
+      return description.kind === "operation" ? description.typescript : "";
+    };
+    const fitting = "x".repeat(1 + MAX_DESCRIPTION_RESPONSE - typescript("x").length);
+    expect(typescript(fitting).length).toBe(MAX_DESCRIPTION_RESPONSE);
+    const error = refusal([operationWith(`${fitting}x`)]);
+    expect(error.message).toContain(
+      `operation "${member.path}": its description is ${MAX_DESCRIPTION_RESPONSE + 1} characters`,
+    );
+  });
+
   test("aggregate metadata over the catalog bound is refused", () => {
     // Each operation carries about 40,000 characters of schema, so the bound is passed after ~1,700 of them.
     const wide = z.object({

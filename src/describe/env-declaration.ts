@@ -1,4 +1,4 @@
-import { jsdocBlock } from "./jsdoc.js";
+import { jsdocBlock, jsdocBlockLength } from "./jsdoc.js";
 import type { OperationDeclaration } from "./operation-declaration.js";
 
 /** One level of the nested `env` object: an optional callable and its children. */
@@ -20,6 +20,31 @@ export function declareEnv(operations: readonly OperationDeclaration[]): string 
     node.call = operation;
   }
   return `export declare const env: ${renderChildren(root, "")};\n`;
+}
+
+/**
+ * The length of declareEnv([operation]), worked out without rendering it: catalog creation
+ * checks every operation's description against its bound, and this runs once per operation.
+ * One operation's `env` is a chain of nested objects, one per segment, ending in its member.
+ */
+export function envDeclarationLength(operation: OperationDeclaration): number {
+  const segments = operation.path.split(".");
+  const leaf = segments.length; // the member's level; level k is indented 2k
+  const last = segments[leaf - 1] as string;
+  let length =
+    "export declare const env: ".length +
+    ";\n".length +
+    jsdocBlockLength(operation.docLines, 2 * leaf) +
+    2 * leaf +
+    memberName(last).length +
+    callSignatureLength(operation) +
+    ";\n".length;
+  // Each object level k < leaf opens with "{\n" and closes with its indent and "}"; each
+  // level from 1 to leaf - 1 is a member `name: {...};\n` at its own indent.
+  for (let level = 0; level < leaf; level += 1) length += 2 + 2 * level + 1;
+  for (let level = 1; level < leaf; level += 1)
+    length += 2 * level + memberName(segments[level - 1] as string).length + ": ".length + ";\n".length;
+  return length;
 }
 
 function renderChildren(node: EnvNode, indent: string): string {
@@ -51,4 +76,8 @@ export function memberName(segment: string): string {
 
 function callSignature(operation: OperationDeclaration): string {
   return `(input: ${operation.inputAlias}): Promise<${operation.outputAlias}>`;
+}
+
+function callSignatureLength(operation: OperationDeclaration): number {
+  return "(input: ): Promise<>".length + operation.inputAlias.length + operation.outputAlias.length;
 }

@@ -42,6 +42,23 @@ export function textLines(text: string): string[] {
   return text.includes("\n") ? text.split(/\r?\n/) : [text];
 }
 
+/** The length of jsdocBlock(lines, indent) for an indent of `indent` characters, without rendering it. */
+export function jsdocBlockLength(lines: readonly string[], indent: number): number {
+  if (lines.length === 0) return 0;
+  // One line: `/** line */`; more: `/**`, ` * line` (or ` *`) each, ` */`, each on its own line at the indent.
+  if (lines.length === 1) return indent + 8 + (lines[0] as string).length + escapesIn(lines[0] as string);
+  let text = 0;
+  for (const line of lines) text += line ? 1 + line.length + escapesIn(line) : 0;
+  return indent + 4 + lines.length * (indent + 3) + text + indent + 4;
+}
+
+/** How many "*\/" escapes jsdocBlock puts in a line: one per "*\/" in it. */
+function escapesIn(line: string): number {
+  let count = 0;
+  for (let at = line.indexOf("*/"); at !== -1; at = line.indexOf("*/", at + 2)) count += 1;
+  return count;
+}
+
 /** Renders JSDoc lines as a comment block at `indent`, or nothing when there are none. */
 export function jsdocBlock(lines: readonly string[], indent: string): string {
   if (lines.length === 0) return "";

@@ -4,9 +4,23 @@ import { propertyKey } from "./typescript-type.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
 
+/**
+ * The sample argument of each frozen schema object: operations that share a validator share its
+ * projection (catalog creation freezes it), so the argument, which depends on the schema alone,
+ * is worked out once for all of them.
+ */
+const sampleArguments = new WeakMap<object, string>();
+
 /** A short, valid TypeScript call of an operation, with placeholder values for required input. */
 export function sampleCall(path: string, inputSchema: JsonSchema): string {
-  return `await env.${path}(${sampleValue(inputSchema, inputSchema, 0, 0)})`;
+  return `await env.${path}(${sampleArgument(inputSchema)})`;
+}
+
+function sampleArgument(schema: JsonSchema): string {
+  if (typeof schema !== "object" || !Object.isFrozen(schema)) return sampleValue(schema, schema, 0, 0);
+  let argument = sampleArguments.get(schema);
+  if (argument === undefined) sampleArguments.set(schema, (argument = sampleValue(schema, schema, 0, 0)));
+  return argument;
 }
 
 /** Sample depth is capped so a deep or recursive schema still gives a short line. */

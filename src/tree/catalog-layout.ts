@@ -18,10 +18,13 @@ export type DirectoryFacts = {
   source?: SourceInfo;
 };
 
+/** Operations laid out per step: a step per operation cost more in resuming the generators than in work. */
+const LAID_OUT_PER_STEP = 16;
+
 /**
  * Lays out one catalog revision as a tree: the root, then what `addMountFiles` adds,
  * then the operations in list order and the sources' facts, yielding after each page of
- * the list and each operation (src/slices.ts). Throws `not_found` for a subtree with
+ * the list and every LAID_OUT_PER_STEP operations (src/slices.ts). Throws `not_found` for a subtree with
  * neither operations nor sources.
  */
 export function* catalogLayoutSteps(
@@ -102,12 +105,13 @@ export class CatalogLayout {
       .filter((namespace) => !operations.some(({ path }) => isUnderNamespace(path, namespace)))
       .sort(compareCodeUnits);
     let next = 0;
+    let added = 0;
     for (const summary of operations) {
       const namespace = summary.path.slice(0, summary.path.lastIndexOf("."));
       while (next < empty.length && compareCodeUnits(empty[next] as string, namespace) < 0)
         this.#ensureDirectory(this.namespaceDirectory(empty[next++] as string));
       this.#addOperation(summary);
-      yield;
+      if (++added % LAID_OUT_PER_STEP === 0) yield;
     }
     for (const namespace of empty.slice(next)) this.#ensureDirectory(this.namespaceDirectory(namespace));
   }

@@ -25,7 +25,7 @@ export function createCatalogTree(forage: Forage, options: CatalogTreeOptions): 
 }
 
 /**
- * createCatalogTree as steps (src/slices.ts): laying out the operations yields after each one,
+ * createCatalogTree as steps (src/slices.ts): laying out the operations yields after every few,
  * so that a caller that serves requests meanwhile (a mount's reload) may run it in slices.
  */
 export function* catalogTreeSteps(forage: Forage, options: CatalogTreeOptions): Steps<VirtualTree> {

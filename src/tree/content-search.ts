@@ -1,4 +1,5 @@
-import { RE2JS } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
 import { normalizeTreePath } from "./tree-path.js";
 import { TreeError } from "./virtual-tree.js";
 import { SEARCH_ROOT } from "./walk-tree.js";
@@ -41,12 +42,17 @@ export const MAX_MATCH_TEXT = 256;
 export const MATCH_CONTEXT_LINES = 2;
 /** A context line is only a hint, so it is cut shorter than the match's own text. */
 export const MAX_CONTEXT_LINE_TEXT = 128;
-const REGEX_FLAGS: Readonly<Record<string, number>> = {
-  i: RE2JS.CASE_INSENSITIVE,
-  m: RE2JS.MULTILINE,
-  s: RE2JS.DOTALL,
-  u: 0,
-};
+let regexEngine: typeof RE2JS | undefined;
+
+/**
+ * RE2, loaded (its CommonJS build, synchronously) by the first regex query: the module takes
+ * about 10 ms to load, which a mount or a server that is never asked for a regex search should
+ * not pay at start-up, and a bad pattern must still be refused at once.
+ */
+function loadRegexEngine(): typeof RE2JS {
+  regexEngine ??= (createRequire(import.meta.url)("re2js") as typeof import("re2js")).RE2JS;
+  return regexEngine;
+}
 
 /**
  * Parses the JSON body written to /.afi/search. Regexes compile with RE2
@@ -100,6 +106,13 @@ export function parseContentQuery(query: unknown): (line: string) => number {
 function compileRegex(regex: string, flags: unknown): RE2JS {
   if (flags !== undefined && typeof flags !== "string")
     throw new TreeError("invalid_path", "regex flags must be a string");
+  const RE2JS = loadRegexEngine();
+  const REGEX_FLAGS: Readonly<Record<string, number>> = {
+    i: RE2JS.CASE_INSENSITIVE,
+    m: RE2JS.MULTILINE,
+    s: RE2JS.DOTALL,
+    u: 0,
+  };
   let mask = 0;
   for (const flag of flags ?? "") {
     const bit = REGEX_FLAGS[flag];

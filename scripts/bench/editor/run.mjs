@@ -10,7 +10,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { createCatalog, createExampleCatalog, scaledExampleOperations } from "../../../dist/index.js";
+// The library from tsc's modules, as the tree's (docs/cli.md, "How the bin is built": one copy).
+import { createCatalog } from "../../../dist/catalog/create-catalog.js";
+import { createExampleCatalog, scaledExampleOperations } from "../../../dist/example/example-catalog.js";
 import { createCatalogTree } from "../../../dist/tree/catalog-tree.js";
 import { walkTree } from "../../../dist/tree/walk-tree.js";
 import { max, median, min } from "../stats.mjs";

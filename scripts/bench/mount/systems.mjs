@@ -1,7 +1,7 @@
 // The systems under test and their daemons: what each runs, preflight, start until usable,
 // stop, and making tmpfs as cold as it gets.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { children, fuseMountpoints, isMounted, mountpointOf } from "./cleanup.mjs";
@@ -170,12 +170,11 @@ export function coolDown() {
   );
   spawnSync(
     process.execPath,
-    [
-      "--input-type=module",
-      "-e",
-      `await import(${JSON.stringify(join(projectRoot, "dist/index.js"))}); await import(${JSON.stringify(join(projectRoot, "dist/cli/mount-command.js"))});`,
-    ],
+    ["--input-type=module", "-e", `await import(${JSON.stringify(join(projectRoot, "dist/index.js"))});`],
     { stdio: "ignore" },
   );
-  spawnSync("cat", [addon, cfsBinary], { stdio: "ignore" });
+  // The CLI's bundles: the mount loads some chunks that the library's entry does not.
+  const chunks = join(projectRoot, "dist/chunks");
+  const bundles = existsSync(chunks) ? readdirSync(chunks).map((name) => join(chunks, name)) : [];
+  spawnSync("cat", [addon, cfsBinary, cli, ...bundles], { stdio: "ignore" });
 }
