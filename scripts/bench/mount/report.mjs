@@ -38,8 +38,8 @@ export function report(environment, results) {
         "cold",
         "Cold (fresh mount; ms, median):",
         [
-          ["forage / C (target ≤ 1.15×)", (name) => target("cold", name, "forage", "cfs", 1.15)],
-          ["forage ro / C ro (target ≤ 1.15×)", (name) => target("cold", name, "forage-ro", "cfs-ro", 1.15)],
+          ["forage / C (target ≤ 1.10×)", (name) => target("cold", name, "forage", "cfs", 1.1)],
+          ["forage ro / C ro (target ≤ 1.10×)", (name) => target("cold", name, "forage-ro", "cfs-ro", 1.1)],
           ["forage / tmpfs", (name) => ratio("cold", name, "forage", "tmpfs")],
           ["C / tmpfs", (name) => ratio("cold", name, "cfs", "tmpfs")],
         ],
