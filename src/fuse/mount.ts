@@ -27,7 +27,8 @@ export const INVALIDATION_BATCH = 4096;
 /**
  * How long a mount that defers its table waits before rendering it (docs/native.md, "Serving
  * before the table is built"): the first slice, which renders the root's files, took 14-20 ms
- * at 1,000 operations, and the kernel's INIT and the first lookup each waited for a slice.
+ * at 1,000 operations, and the caller's first request, which the handlers answer on the JS
+ * thread until the table is in, waited for it.
  */
 const FIRST_REQUESTS_MS = 20;
 
@@ -209,6 +210,8 @@ class Mount implements MountHandle {
   readonly #onSignal = (signal: NodeJS.Signals): void => this.#unmountAndDie(signal);
   readonly #onError: (error: unknown) => void;
   #open = true;
+  /** unmount() was asked: the session may be torn down before onClose says so, so nothing more is sent. */
+  #closing = false;
   /** The table work in progress (the first table, then each swap), so that they run one at a time. */
   #tableWork: Promise<unknown>;
   readonly tableServed: Promise<void>;
@@ -270,12 +273,14 @@ class Mount implements MountHandle {
    * repeats: the same revision, whose invalidation would drop only what is still true.
    */
   async #tableInBackground(tree: VirtualTree): Promise<void> {
-    // The kernel's first requests (its INIT, then what the caller asks right after mounting) come
-    // before the table's first step, which stats the root's files and so renders them.
+    // What the caller asks right after mounting comes before the table's first step, which stats
+    // the root's files and so renders them.
     await new Promise((resolve) => setTimeout(resolve, FIRST_REQUESTS_MS));
+    if (this.#gone()) return;
     const started = performance.now();
     try {
-      await this.#loader.load(tree, () => !this.#open || this.#filesystem.tree !== tree);
+      // Swaps wait for this load (#tableWork), so only closing can cancel it.
+      await this.#loader.load(tree, () => this.#gone());
       // Once the frame that held the rendered bytes is gone, as at a mount that builds its table first.
       settleHeap(() => this.#native.releaseFreeMemory());
       const cpu = process.cpuUsage();
@@ -312,7 +317,7 @@ class Mount implements MountHandle {
   }
 
   async #swapIn(tree: VirtualTree): Promise<void> {
-    const closed = (): boolean => !this.#open;
+    const closed = (): boolean => this.#gone();
     const closedError = (): Error => new Error(`forage mount at ${this.mountpoint} is closed`);
     if (closed()) throw closedError();
     // A tree that fails to render, or a table the addon refuses, throws here and changes nothing.
@@ -323,7 +328,7 @@ class Mount implements MountHandle {
     // In batches, one after the other: the addon copies each batch's arrays on the JS thread.
     let handing = 0;
     for (let from = 0; from === 0 || from < Math.max(inodes.length, names.length); from += INVALIDATION_BATCH) {
-      if (!this.#open) return; // the kernel side is gone, and with it what it cached
+      if (this.#gone()) return; // the kernel side is gone, or going, and with it what it cached
       const to = from + INVALIDATION_BATCH;
       const started = performance.now();
       const invalidated = new Promise<void>((done) =>
@@ -344,8 +349,16 @@ class Mount implements MountHandle {
   }
 
   async unmount(): Promise<void> {
-    if (this.#open) this.#native.unmount(this.#session, false);
+    if (this.#open && !this.#closing) {
+      this.#closing = true;
+      this.#native.unmount(this.#session, false);
+    }
     await this.closed;
+  }
+
+  /** The mount is closed, or unmount() was asked. */
+  #gone(): boolean {
+    return !this.#open || this.#closing;
   }
 
   #removeProcessHooks(): void {
