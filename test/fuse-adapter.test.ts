@@ -658,6 +658,17 @@ describe("the revision swap", () => {
     expect(steps).toBeGreaterThanOrEqual(next.reads.length);
     expect(next.reads.length).toBeGreaterThan(0);
     expect(next.reads.length).toBeLessThanOrEqual(STAGE_CHUNK_NODES);
+    while (kernel.native.tableCalls.filter((call) => call === "fill").length < 2) staging.next();
+    // Right after the second fill, both chunks' bytes are let go of, and the third is not read yet.
+    const { contents } = walked.spec;
+    expect(next.reads.length).toBeLessThanOrEqual(2 * STAGE_CHUNK_NODES);
+    expect(contents.every((bytes) => bytes === undefined)).toBe(true);
+    staging.next();
+    // The third chunk's bytes are held only until its fill.
+    expect(contents.slice(2 * STAGE_CHUNK_NODES, 3 * STAGE_CHUNK_NODES).some((bytes) => bytes !== undefined)).toBe(
+      true,
+    );
+    expect(contents.slice(0, 2 * STAGE_CHUNK_NODES).every((bytes) => bytes === undefined)).toBe(true);
     runToEnd(staging);
     expect(walked.spec.contents.every((bytes) => bytes === undefined)).toBe(true);
     kernel.loader.switchTo(runToEnd(kernel.fs.planSteps(next, walked)), walked);

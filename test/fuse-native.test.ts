@@ -391,6 +391,15 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(await daemon.waitFor(/^calls tools .*$/m)).toBe("calls tools 0");
   });
 
+  test("with deferTable, as forage mount asks, the table built after mounting answers everything without a tree call", async () => {
+    const path = newMountpoint("deferred");
+    const daemon = await startDaemon(path, { deferTable: true });
+    const script = `find '${path}' -ls > /dev/null; find '${path}' -type f ! -name broken.txt ! -name search -exec cat {} + > /dev/null; readlink '${path}/link'; stat '${path}/b/nope' 2> /dev/null; true`;
+    expect(await tool("sh", ["-c", script])).toBe("b/zeta.d.ts\n");
+    daemon.send("calls tools");
+    expect(await daemon.waitFor(/^calls tools .*$/m)).toBe("calls tools 0");
+  });
+
   test("with readOnly, mounts with the kernel ro flag: reads work and the kernel refuses every write", async () => {
     const path = newMountpoint("read-only");
     await startDaemon(path, { readOnly: true });

@@ -28,7 +28,7 @@ export class TableLoader {
   }
 
   /**
-   * Renders a walked table's bytes, a node per step, and copies them into the addon's staged
+   * Renders a walked table's bytes, a file per step, and copies them into the addon's staged
    * table a chunk of nodes at a time (the addon copies the next chunk at each fill), letting go
    * of each chunk's bytes once copied; nothing serves the staged table yet.
    */
@@ -36,10 +36,10 @@ export class TableLoader {
     this.#native.stageTable(this.#session, walked.spec);
     const count = walked.paths.length;
     for (let from = 0; ; from += STAGE_CHUNK_NODES) {
-      // A file at a time: one may take milliseconds to render.
+      // A file at a time: one may take milliseconds to render (directories render nothing).
       for (let to = from + 1; to <= Math.min(from + STAGE_CHUNK_NODES, count); to++) {
         walked.contents.renderUpTo(to);
-        yield;
+        if (walked.kinds[to - 1] !== "directory") yield;
       }
       const filled = this.#native.fillStagedTable(this.#session, walked.spec, STAGE_CHUNK_NODES);
       walked.contents.release(from, from + STAGE_CHUNK_NODES);
