@@ -6,7 +6,8 @@
  *      when running as root, otherwise the exact command is printed.
  *   2. node_modules: `npm ci` when missing or older than package-lock.json.
  *   3. The FUSE addon: built when missing or older than native/ sources.
- *   4. dist/: `npm run build` (tsc, then the entries' bundles) when missing or older than src/.
+ *   4. dist/: what `npm run build` does (tsc, then scripts/bundle-dist.mjs) when missing or
+ *      older than src/, run here without npm.
  *
  * Each step is skipped when already done, so a second run takes well under a
  * second. Node built-ins only: on a fresh clone nothing else is installed yet.

@@ -9,6 +9,7 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
 import { packageRoot } from "./build-native.mjs";
 
@@ -66,4 +67,4 @@ export async function bundleDist() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await bundleDist();
+if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleDist();

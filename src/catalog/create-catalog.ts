@@ -24,7 +24,7 @@ export function coreOf(catalog: Catalog): CatalogCore {
   return core;
 }
 
-/** Validates, orders and stamps a catalog, and prepares every description once. */
+/** Validates, orders and stamps a catalog, measuring every description against its bound. */
 export function createCatalog(definition: CatalogDefinition): Catalog {
   return runToEnd(createCatalogSteps(definition));
 }

@@ -11,8 +11,9 @@ export interface Projection {
 /**
  * The projections made during one createCatalog call, by validator and side.
  * Hosts often give many operations the same validator object, and projecting
- * is most of the cost of creation; a validator's projection cannot change
- * while one synchronous call runs, so each is made, checked and frozen once.
+ * is most of the cost of creation; a validator is taken to stay as it is for
+ * the length of one creation (zod's never change; a reload's creation spans
+ * turns of the event loop, in slices), so each is made, checked and frozen once.
  * Validators that fail to project are not cached: the first failure ends the
  * call.
  */
