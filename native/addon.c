@@ -181,7 +181,7 @@ static napi_value make_constants(napi_env env) {
 }
 
 static napi_value init(napi_env env, napi_value exports) {
-  session_install_exit_hooks(env);
+  session_init_process(env);
   export_function(env, exports, "mount", js_mount);
   export_function(env, exports, "unmount", js_unmount);
   export_function(env, exports, "setMtime", js_set_mtime);

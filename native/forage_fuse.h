@@ -14,11 +14,11 @@
 #define FUSE_USE_VERSION 35
 #ifndef NAPI_VERSION
 #define NAPI_VERSION 8
+#endif
 
 /* The longest name, in bytes: FUSE's own limit (the kernel's FUSE_NAME_MAX),
  * reported by statfs and kept by lookup and the node table (docs/afi.md, "Names"). */
 #define FORAGE_NAME_MAX 1024
-#endif
 
 #include <fuse_lowlevel.h>
 #include <node_api.h>
@@ -246,7 +246,6 @@ napi_value js_undefined(napi_env env);
 /* requests.c: pending requests, named by ids that are safe to hand to JS. */
 int64_t requests_add(fuse_req_t req, forage_session *owner);
 fuse_req_t requests_take(int64_t id, forage_session **owner);
-bool requests_is_pending(int64_t id);
 void requests_fail_all(forage_session *owner, int err);
 
 /* plain-files.c: which inodes are plain files, opened without JS. */
@@ -344,7 +343,7 @@ forage_session *session_mount(napi_env env, const char *mountpoint, const char *
 void session_request_close(forage_session *s, bool force);
 void session_maybe_teardown(forage_session *s);
 void session_unref(forage_session *s);
-void session_install_exit_hooks(napi_env env);
+void session_init_process(napi_env env);
 
 /* ---- Layer 5 ------------------------------------------------------------ */
 

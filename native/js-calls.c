@@ -174,12 +174,17 @@ void call_bytes(struct js_call *c, const char *data, size_t size) {
   copy_bytes(c, ARG_BYTES, data, size);
 }
 
+/* Answers a message's request (a notice has none) with err instead of running it. */
+static void message_fail(js_message *m, int err) {
+  if (m->req) fuse_reply_err(m->req, err);
+  message_free(m);
+}
+
 /* Queues the call for the JS thread and wakes it. The reader holds the session lock. */
 void call_end(struct js_call *c) {
   js_message *m = c->m;
   if (m->failed) {
-    if (m->req) fuse_reply_err(m->req, ENOMEM);
-    message_free(m);
+    message_fail(m, ENOMEM);
     return;
   }
   *c->s->queue_tail = m;
@@ -215,8 +220,7 @@ void calls_run(forage_session *s, js_message *m) {
   napi_env env = s->env;
   int64_t id = 0;
   if (m->req && !(id = requests_add(m->req, s))) {
-    fuse_reply_err(m->req, ENOMEM);
-    message_free(m);
+    message_fail(m, ENOMEM);
     return;
   }
   js_enter(s);
@@ -238,8 +242,5 @@ void calls_run(forage_session *s, js_message *m) {
 
 /* A session going away: no reader may stay blocked on a call JS will never run. */
 void calls_fail_queued(forage_session *s, int err) {
-  for (js_message *m; (m = calls_next(s));) {
-    if (m->req) fuse_reply_err(m->req, err);
-    message_free(m);
-  }
+  for (js_message *m; (m = calls_next(s));) message_fail(m, err);
 }

@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static char *capture;
-static size_t capture_size;
+/* Per thread: only the mounting thread's messages are captured. A reader thread of another
+ * session logs meanwhile (every request, with -d), and must neither write into the mounting
+ * call's buffer nor, after it returned, into its dead stack frame. */
+static _Thread_local char *capture;
+static _Thread_local size_t capture_size;
 
 static void forage_log(enum fuse_log_level level, const char *fmt, va_list ap) {
   (void)level;
@@ -28,8 +31,8 @@ void log_install(void) {
   fuse_set_log_func(forage_log);
 }
 
-/* Appends libfuse's messages to buf (NUL-terminated, which it must be on
- * entry) until log_capture_end. */
+/* Appends libfuse's messages from this thread to buf (NUL-terminated, which
+ * it must be on entry) until log_capture_end. */
 void log_capture_begin(char *buf, size_t size) {
   capture = buf;
   capture_size = size;

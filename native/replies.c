@@ -251,10 +251,11 @@ static long add_entry(napi_env env, fuse_req_t req, forage_session *s, const str
       (p->plus && !element_double(env, p->attr_timeouts, i, &attr_timeout)))
     return -1;
   off_t next = (off_t)(p->first_offset + i + 1);
-  session_lock(s); /* a readdirplus entry marks plain files, which the reader reads */
+  /* A readdirplus entry marks plain files, which the reader reads; a plain entry changes nothing. */
+  if (p->plus) session_lock(s);
   size_t used = attr_add_direntry(s, req, buf, remaining, name, (uint64_t)ino, (uint32_t)mode,
                                   size, p->plus, p->entry_timeout, attr_timeout, next);
-  session_unlock(s);
+  if (p->plus) session_unlock(s);
   return used > remaining ? 0 : (long)used;
 }
 

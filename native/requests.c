@@ -84,10 +84,6 @@ fuse_req_t requests_take(int64_t id, forage_session **owner) {
   return req;
 }
 
-bool requests_is_pending(int64_t id) {
-  return find(id) != NULL;
-}
-
 /* Answers every request of a session that is going away, so that no
  * process stays blocked on it and no fuse_req_t outlives its session. */
 void requests_fail_all(forage_session *owner, int err) {
