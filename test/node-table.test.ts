@@ -4,11 +4,12 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { InodeTable, ROOT_INO } from "../src/fuse/inode-table.js";
-import { buildNodeTable, type NodeTableSettings } from "../src/fuse/node-table.js";
+import type { NodeTableSettings } from "../src/fuse/node-table.js";
 import { createCatalog, createExampleCatalog, type OperationDefinition } from "../src/index.js";
 import { createCatalogTree } from "../src/tree/catalog-tree.js";
 import type { VirtualTree } from "../src/tree/virtual-tree.js";
 import { walkTree } from "../src/tree/walk-tree.js";
+import { nodeTableSpec } from "./helpers/node-table-spec.js";
 
 const FORWARD = 1;
 const UNLISTED = 2;
@@ -25,7 +26,7 @@ const tree = createCatalogTree(catalog, { revision: catalog.revision, stamp: cat
 const decoder = new TextDecoder();
 
 /** Path of table node i, from the parents the spec gives. */
-function pathsOf(spec: ReturnType<typeof buildNodeTable>["spec"]): string[] {
+function pathsOf(spec: ReturnType<typeof nodeTableSpec>["spec"]): string[] {
   const byIno = new Map<number, number>();
   spec.inos.forEach((ino, i) => {
     byIno.set(ino, i);
@@ -40,7 +41,7 @@ function pathsOf(spec: ReturnType<typeof buildNodeTable>["spec"]): string[] {
 
 describe("the node table of a tree", () => {
   test("holds every listed node once, each directory's children in one run in listing order, with their bytes", () => {
-    const { spec } = buildNodeTable(tree, new InodeTable(), settings);
+    const { spec } = nodeTableSpec(tree, new InodeTable(), settings);
     const paths = pathsOf(spec);
     const walked = [...walkTree(tree)].map(({ path }) => path);
     expect(paths.slice(1).sort()).toEqual([...walked, "/.search"].sort());
@@ -55,7 +56,7 @@ describe("the node table of a tree", () => {
   });
 
   test("leaves the control file to the handlers, and marks /.search as answering unlisted names", () => {
-    const { spec } = buildNodeTable(tree, new InodeTable(), settings);
+    const { spec } = nodeTableSpec(tree, new InodeTable(), settings);
     const paths = pathsOf(spec);
     expect(spec.flags[paths.indexOf("/.afi/search")]).toBe(FORWARD);
     expect(spec.contents[paths.indexOf("/.afi/search")]).toBeUndefined();
@@ -64,7 +65,7 @@ describe("the node table of a tree", () => {
 
   test("past its room for bytes, leaves the remaining files to the handlers instead of holding them", () => {
     const room = 20_000;
-    const { spec } = buildNodeTable(tree, new InodeTable(), { ...settings, maxContentBytes: room });
+    const { spec } = nodeTableSpec(tree, new InodeTable(), { ...settings, maxContentBytes: room });
     const held = spec.contents.reduce((sum, bytes) => sum + (bytes?.length ?? 0), 0);
     expect(held).toBeLessThanOrEqual(room);
     const paths = pathsOf(spec);
@@ -82,7 +83,7 @@ describe("the node table of a tree", () => {
       readlink: (path) => tree.readlink(path),
       openControl: (path, caller) => tree.openControl(path, caller),
     };
-    const { spec } = buildNodeTable(broken, new InodeTable(), settings);
+    const { spec } = nodeTableSpec(broken, new InodeTable(), settings);
     const paths = pathsOf(spec);
     expect(spec.flags[paths.indexOf("/README.md")]).toBe(FORWARD);
     expect(spec.contents[paths.indexOf("/tsconfig.json")]).toBeDefined();
@@ -111,7 +112,7 @@ describe("the node table of a tree", () => {
       readlink: (path) => tree.readlink(path),
       openControl: (path, caller) => tree.openControl(path, caller),
     };
-    const { spec } = buildNodeTable(counting, new InodeTable(), settings);
+    const { spec } = nodeTableSpec(counting, new InodeTable(), settings);
     expect(spec.contents.filter((bytes) => bytes !== undefined).length).toBeGreaterThan(10);
     expect(sizesAsked).toEqual([]);
   });
@@ -124,21 +125,21 @@ describe("inode numbers across revisions", () => {
     return createCatalogTree(next, { revision: next.revision, stamp: next.stamp(), providerVersion: "x" });
   };
 
-  test("building touches nothing until commit; a path that keeps its kind keeps its number, a new kind gets a new one", () => {
+  test("numbering touches nothing; once a table's nodes are in, a path that keeps its kind keeps its number, a new kind gets a new one", () => {
     const inodes = new InodeTable();
-    const first = buildNodeTable(treeOf(["a.b.c", "a.d"]), inodes, settings);
-    expect(inodes.size).toBe(1); // only the root, until commit
-    const nodes = first.commit();
-    expect(nodes[0]!.ino).toBe(ROOT_INO);
-    expect(nodes.every((node) => node.pinned)).toBe(true);
+    const first = nodeTableSpec(treeOf(["a.b.c", "a.d"]), inodes, settings);
+    expect(inodes.size).toBe(1); // only the root
+    expect(first.nodes[0]!.ino).toBe(ROOT_INO);
+    // What a swap's commit does once the addon serves the table (revision-swap.ts).
+    for (const node of first.nodes) inodes.attach(node).pinned = true;
     const numberOf = (spec: typeof first.spec, path: string): number => spec.inos[pathsOf(spec).indexOf(path)]!;
     // a.d becomes a namespace directory (a.d.e): its path changes kind.
-    const second = buildNodeTable(treeOf(["a.b.c", "a.d.e"]), inodes, settings);
+    const second = nodeTableSpec(treeOf(["a.b.c", "a.d.e"]), inodes, settings);
     expect(numberOf(second.spec, "/a/b/c.d.ts")).toBe(numberOf(first.spec, "/a/b/c.d.ts"));
     expect(numberOf(second.spec, "/a")).toBe(numberOf(first.spec, "/a"));
     expect(numberOf(second.spec, "/a/d")).not.toBe(numberOf(first.spec, "/a/d.d.ts"));
     expect(new Set(second.spec.inos).size).toBe(second.spec.inos.length);
-    // Not committed: the inode table still holds the first revision's nodes only.
+    // Numbering the second left the inode table with the first revision's nodes only.
     expect(inodes.byPath("/a/d.d.ts")?.ino).toBe(numberOf(first.spec, "/a/d.d.ts"));
     expect(inodes.byPath("/a/d")).toBeUndefined();
   });

@@ -6,13 +6,13 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { openApiSource } from "../src/cli/openapi-source.js";
 import { InodeTable } from "../src/fuse/inode-table.js";
-import { buildNodeTable } from "../src/fuse/node-table.js";
 import { type Catalog, createCatalog, createExampleCatalog, createForage, type Forage } from "../src/index.js";
 import { createCatalogTree, NAMESPACE_FILE } from "../src/tree/catalog-tree.js";
 import type { SourceInfo } from "../src/tree/source-info.js";
 import { MAX_PAGE_BYTES, MAX_PAGE_LINES } from "../src/tree/text-pages.js";
 import { TreeError, type VirtualTree } from "../src/tree/virtual-tree.js";
 import { walkTree } from "../src/tree/walk-tree.js";
+import { nodeTableSpec } from "./helpers/node-table-spec.js";
 
 const input = z.object({ id: z.string() });
 const decoder = new TextDecoder();
@@ -101,7 +101,7 @@ describe("source files", () => {
       "unsupported: empty: GET /items/1 — Item number 1 — reason:",
     );
     // The node table the FUSE adapter serves flattens the same tree.
-    const table = buildNodeTable(shopTree, new InodeTable(), {
+    const table = nodeTableSpec(shopTree, new InodeTable(), {
       modeOf: () => 0o100444,
       forwardFlag: 1,
       unlistedFlag: 2,

@@ -10,7 +10,7 @@
  * the sizes in any listing cost.
  */
 
-import { runToEnd, type Steps } from "../slices.js";
+import type { Steps } from "../slices.js";
 import { childPath } from "../tree/tree-path.js";
 import type { TreeNodeInfo, TreeNodeKind, VirtualTree } from "../tree/virtual-tree.js";
 import { type InodeNode, type InodeTable, ROOT_INO } from "./inode-table.js";
@@ -63,10 +63,8 @@ export interface NodeTableSettings {
  */
 export interface NumberedNodeTable {
   readonly numbers: NodeTableNumbers;
-  /** In table order; the root first. */
+  /** In table order; the root first. Revision.commit puts them in the inode table once the addon serves the table. */
   readonly nodes: readonly InodeNode[];
-  /** Puts every node in the inode table, pinned, and returns them. Call it once the addon took the table. */
-  readonly commit: () => readonly InodeNode[];
 }
 
 /**
@@ -85,18 +83,6 @@ export interface WalkedNodeTable {
 }
 
 const encoder = new TextEncoder();
-
-/** Walks and renders `tree`, then numbers it (numberNodeTable): the whole table in one step. */
-export function buildNodeTable(
-  tree: VirtualTree,
-  inodes: InodeTable,
-  settings: NodeTableSettings,
-): { readonly spec: NodeTableSpec; readonly commit: () => readonly InodeNode[] } {
-  const walked = runToEnd(walkNodeTable(tree, settings));
-  walked.contents.renderUpTo(walked.paths.length);
-  const { numbers, commit } = runToEnd(numberNodeTable(walked, inodes));
-  return { spec: { ...walked.spec, ...numbers }, commit };
-}
 
 /**
  * Walks `tree` breadth first, yielding after each directory so that a caller may serve requests
@@ -197,7 +183,7 @@ const NUMBER_CHUNK_NODES = 256;
 
 /**
  * Numbers a walked tree (a path that keeps its kind keeps its number), yielding every few
- * thousand nodes, without touching the inode table: until `commit`, a table the addon refuses
+ * hundred nodes, without touching the inode table: until Revision.commit, a table the addon refuses
  * changes nothing. Numbers depend on the inode table's live paths, which the handlers may change
  * between steps: whoever serves the numbers must check they are still those (InodeTable.watchPaths).
  */
@@ -217,11 +203,7 @@ export function* numberNodeTable(walked: WalkedNodeTable, inodes: InodeTable): S
     parents[i] = parent;
     if (i % NUMBER_CHUNK_NODES === 0) yield;
   }
-  const commit = (): InodeNode[] => {
-    for (const node of nodes) inodes.attach(node).pinned = true;
-    return nodes;
-  };
-  return { numbers: { inos, parents }, nodes, commit };
+  return { numbers: { inos, parents }, nodes };
 }
 
 /**
