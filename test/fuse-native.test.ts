@@ -69,14 +69,24 @@ function bigBytes(): Buffer {
   return bytes;
 }
 
-/** Runs a tool; resolves with stdout. Rejects after 15 s so a hung mount fails the test instead of hanging it. */
+/**
+ * How long a tool may run before it is killed: only a guard against a hung mount, so that the test fails
+ * instead of hanging; generous, since a busy machine makes every tool slow. Below vitest's 60 s per test.
+ */
+const HANG_GUARD_MS = 45_000;
+
+/** Runs a tool; resolves with stdout. Rejects after HANG_GUARD_MS so a hung mount fails the test instead of hanging it. */
 async function tool(command: string, args: string[]): Promise<string> {
-  const { stdout } = await run(command, args, { timeout: 15_000, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(command, args, { timeout: HANG_GUARD_MS, maxBuffer: 16 * 1024 * 1024 });
   return stdout;
 }
 
 async function toolBytes(command: string, args: string[]): Promise<Buffer> {
-  const { stdout } = await run(command, args, { timeout: 15_000, maxBuffer: 16 * 1024 * 1024, encoding: "buffer" });
+  const { stdout } = await run(command, args, {
+    timeout: HANG_GUARD_MS,
+    maxBuffer: 16 * 1024 * 1024,
+    encoding: "buffer",
+  });
   return stdout;
 }
 
@@ -326,12 +336,19 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
   test("swaps while readers are busy, without errors or a stuck invalidation", async () => {
     const path = newMountpoint("swap-load");
     const daemon = await startDaemon(path);
-    const loop = `for i in $(seq 300); do cat ${path}/README.md ${path}/link > /dev/null && ls -f ${path}/b > /dev/null && stat ${path}/b/zeta.d.ts > /dev/null || exit 1; done`;
-    const readers = Array.from({ length: 4 }, () => tool("sh", ["-c", loop]));
-    await new Promise((r) => setTimeout(r, 100));
+    // Each reader passes over the tree until it has read revision 2, checking every README it reads is
+    // one whole revision: the work is a few passes around the swap, however slow the machine is.
+    const reader = `n=0; while :; do
+      text=$(cat ${path}/README.md) && cat ${path}/link > /dev/null && ls -f ${path}/b > /dev/null && stat ${path}/b/zeta.d.ts > /dev/null || exit 1
+      n=$((n + 1)); [ $n = 1 ] && echo started
+      case "$text" in "hello from revision 1") ;; "hello from revision 2, which is longer") break ;; *) echo "torn: $text"; exit 1 ;; esac
+    done; echo "saw revision 2"`;
+    const readers = Array.from({ length: 4 }, () => pendingTool("sh", ["-c", reader]));
+    // Swap only once every reader is mid-loop, so that the swap lands among their requests.
+    expect(await until(() => readers.every((one) => one.stdout().startsWith("started\n")), HANG_GUARD_MS)).toBe(true);
     daemon.send("swap");
     await daemon.waitFor(/^swapped.*$/m);
-    await Promise.all(readers);
+    for (const one of readers) expect(await one.done).toMatchObject({ code: 0, stdout: "started\nsaw revision 2\n" });
     expect(await tool("cat", [join(path, "README.md")])).toBe("hello from revision 2, which is longer\n");
   });
 
@@ -517,7 +534,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
       b.mount(${JSON.stringify(path)}, "fsname=forage,subtype=forage", {}, {});
       process.stdout.write(String(require("node:fs").statfsSync(${JSON.stringify(path)}).bsize));
       process.exit(0);`;
-    const { stdout } = await run(process.execPath, ["-e", script], { timeout: 15_000 });
+    const { stdout } = await run(process.execPath, ["-e", script], { timeout: HANG_GUARD_MS });
     expect(stdout).toBe("4096");
     expect(isMounted(path)).toBe(false);
   });
@@ -690,7 +707,7 @@ describe("the FUSE binding on a machine without it", () => {
 /** A tool started in the background: its pid, whether it ended, and how. */
 function pendingTool(command: string, args: string[]) {
   let ended = false;
-  const child = execFile(command, args, { timeout: 15_000 });
+  const child = execFile(command, args, { timeout: HANG_GUARD_MS });
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -701,7 +718,7 @@ function pendingTool(command: string, args: string[]) {
       finish({ code, stdout, stderr });
     }),
   );
-  return { pid: child.pid!, finished: () => ended, done };
+  return { pid: child.pid!, finished: () => ended, stdout: () => stdout, done };
 }
 
 /** The openat system call's number, as /proc/<pid>/syscall shows it. */

@@ -85,6 +85,7 @@ describe.skipIf(skip !== undefined)("daemon lifecycle", () => {
   test("an uncaught error in the daemon still unmounts on exit", async () => {
     const mnt = mountpoint("crash");
     const daemon = await startDaemon([join(process.cwd(), "test/fixtures/sources/crash-after-mount.mjs")], mnt);
+    daemon.child.kill("SIGUSR2");
     const { code } = await daemon.exited;
     expect(code).not.toBe(0);
     expect(daemon.output()).toContain("boom");

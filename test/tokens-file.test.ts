@@ -144,7 +144,7 @@ describe("forage's usage errors", () => {
   /** Runs forage and returns its exit code and stderr. */
   async function forage(args: readonly string[]): Promise<{ code: number; stderr: string }> {
     try {
-      await run(process.execPath, [CLI, ...args], { timeout: 20_000 });
+      await run(process.execPath, [CLI, ...args], { timeout: 45_000 }); // a hang guard only
       return { code: 0, stderr: "" };
     } catch (error) {
       const failed = error as { code: number; stderr: string };

@@ -287,10 +287,8 @@ describe("/.afi/search control file", () => {
     expect(othersDuringSearch).toBeGreaterThan(1);
   });
 
-  test("a catastrophic regex answers in linear time", async () => {
-    const started = performance.now();
-    await ask(tree, { query: { regex: "(a+)+$" } });
-    expect(performance.now() - started).toBeLessThan(5_000);
+  test("a catastrophic regex answers (RE2 runs in linear time; a backtracking engine would never finish)", async () => {
+    expect(await ask(tree, { query: { regex: "(a+)+$" } })).toMatch(/\n$/);
   });
 
   test("a request written and closed waits for its caller's next reader only (shell: echo > then cat)", async () => {

@@ -120,8 +120,11 @@ export async function startDaemon(
   return daemon;
 }
 
-/** Polls `condition` every 50 ms; false if it still fails after `timeoutMs` (a loaded machine is slow). */
-export async function until(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+/**
+ * Polls `condition` every 50 ms; false if it still fails after `timeoutMs`, which is only a guard against a
+ * hang: generous, since a busy machine is slow.
+ */
+export async function until(condition: () => boolean, timeoutMs = 30_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) return false;
