@@ -114,7 +114,7 @@ describe("forage openapi preview", () => {
     expectOneLineRefusal(
       await preview(join(EXAMPLES, "v2.0/yaml/petstore.yaml")),
       1,
-      /convert the spec to OpenAPI 3\.0 or 3\.1 first .*\(unsupported\)\n$/,
+      /^forage: .*petstore\.yaml: .*convert the spec to OpenAPI 3\.0 or 3\.1 first .*\(unsupported\)\n$/,
     );
   });
 
@@ -122,12 +122,14 @@ describe("forage openapi preview", () => {
     expectOneLineRefusal(
       await preview(join(import.meta.dirname, "fixtures/openapi/billion-laughs.yaml")),
       1,
-      /YAML aliases are refused/,
+      /^forage: .*billion-laughs\.yaml: .*YAML aliases are refused/,
     );
   });
 
-  test("refuses invalid YAML in one line", async () => {
-    expectOneLineRefusal(await preview(write("broken.yaml", "openapi: 3.0.3\npaths: [\n")), 1, /not valid YAML/);
+  test("refuses invalid YAML in one line that names the file", async () => {
+    const file = write("broken.yaml", "openapi: 3.0.3\npaths: [\n");
+    expectOneLineRefusal(await preview(file), 1, /not valid YAML/);
+    expect((await preview(file)).stderr.startsWith(`forage: ${file}: `)).toBe(true);
   });
 
   test("refuses a file over 2 MiB before reading it", async () => {

@@ -37,7 +37,8 @@ export async function runOpenApiPreview(argv: readonly string[], io: CommandIo):
       io.stdout(commandHelp(OPENAPI_PREVIEW_COMMAND));
       return 0;
     }
-    const preview = normalizeOpenApi(
+    const preview = previewOf(
+      args.spec,
       await readSpec(args.spec),
       args.authParameter === undefined ? {} : { authParameter: args.authParameter },
     );
@@ -57,6 +58,15 @@ function parsePreviewArguments(argv: readonly string[]): PreviewArguments | "hel
   const authParameter = stringOption(parsed, "auth-parameter");
   if (authParameter === "") throw new CliError("--auth-parameter needs a value (NAME)", 2);
   return { spec, json: flagOption(parsed, "json"), authParameter };
+}
+
+/** What intake makes of the spec; a refusal names the file it refuses, as every CLI error names its source. */
+function previewOf(file: string, text: string, options: { authParameter?: string }): NormalizedOpenApi {
+  try {
+    return normalizeOpenApi(text, options);
+  } catch (error) {
+    throw new CliError(`${file}: ${describeFailure(error)}`);
+  }
 }
 
 // The size is checked before reading, so a huge file is refused without loading it.
