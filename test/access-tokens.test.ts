@@ -65,7 +65,7 @@ describe("HTTP", () => {
   let url: string;
   beforeAll(async () => {
     url = await serveHttp(children, []);
-  }, 30_000);
+  });
   afterAll(async () => {
     for (const served of children) await stopServe(served);
   });
@@ -281,7 +281,7 @@ describe.skipIf(skip !== undefined)("FUSE", () => {
         mounts.set(name, await startDaemon(args, freshMountpoint(`tokens-${name}`)));
       }),
     );
-  }, 60_000);
+  });
   afterAll(async () => {
     await stopAllDaemons();
     for (const daemon of mounts.values()) removeMountpoint(daemon.mountpoint);

@@ -126,7 +126,7 @@ describe("Forage passes at profile 2 over HTTP and MCP", () => {
   let http: ServeProcess | undefined;
   beforeAll(async () => {
     http = await startServe(["--http", "127.0.0.1:0", "--example"]);
-  }, 30_000);
+  });
   afterAll(async () => {
     await stopServe(http);
   });
@@ -139,7 +139,7 @@ describe("Forage passes at profile 2 over HTTP and MCP", () => {
       expect(run.stdout).toMatch(new RegExp(`^${group.replace("/", "\\/")} \\.+ \\d+/\\d+ +PASS`, "m"));
     expect(run.stdout).toContain("The provider conforms to profile 2.");
     expect(run.code).toBe(0);
-  }, 30_000);
+  });
 
   test("forage serve --mcp, started by the kit: exit 0, the MCP-only scenarios ran and passed", async () => {
     const run = await afiCheck([`mcp:${process.execPath} ${CLI} serve --mcp --example`, "--json"]);
@@ -149,7 +149,7 @@ describe("Forage passes at profile 2 over HTTP and MCP", () => {
     expect(ids(run, "passed")).toEqual(
       expect.arrayContaining(["discovery-07", "discovery-08", "read-07", "search-07", "statlist-04", "path-08"]),
     );
-  }, 30_000);
+  });
 
   test("under -o bound=, a --hidden path is cloaked: access-02 to access-04 pass over MCP", async () => {
     const directory = mkdtempSync(join(tmpdir(), "forage-afi-check-"));
@@ -169,7 +169,7 @@ describe("Forage passes at profile 2 over HTTP and MCP", () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   test("with --tokens over HTTP: no token is unauthorized (access-01), and a token's view cloaks the rest", async () => {
     const directory = mkdtempSync(join(tmpdir(), "forage-afi-check-"));
@@ -193,7 +193,7 @@ describe("Forage passes at profile 2 over HTTP and MCP", () => {
       await stopServe(tokened);
       rmSync(directory, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   test("--profile 1 tests profile 1: search is skipped as not declared", async () => {
     const run = await afiCheck([http?.url ?? "", "--profile", "1", "--json"]);
@@ -202,7 +202,7 @@ describe("Forage passes at profile 2 over HTTP and MCP", () => {
     expect(report.testedProfile).toBe(1);
     const search = report.results.filter((row) => row.id.startsWith("search-"));
     expect(search.every((row) => row.status === "skipped" && row.reason?.startsWith("not declared"))).toBe(true);
-  }, 30_000);
+  });
 });
 
 const skip = mountSkipReason();
@@ -213,7 +213,7 @@ describe.skipIf(skip !== undefined)("Forage passes at profile 2 over FUSE", () =
   beforeAll(async () => {
     mnt = freshMountpoint("afi-check");
     await startDaemon(["--example"], mnt);
-  }, 30_000);
+  });
   afterAll(async () => {
     await stopAllDaemons();
     removeMountpoint(mnt);
@@ -226,7 +226,7 @@ describe.skipIf(skip !== undefined)("Forage passes at profile 2 over FUSE", () =
     expect(ids(run, "passed")).toEqual(expect.arrayContaining(["search-01", "search-04", "read-05", "path-04"]));
     const rows = (JSON.parse(run.stdout) as { results: JsonRow[] }).results;
     expect(rows.find((row) => row.id === "statlist-04")?.reason).toMatch(/^not over FUSE: /);
-  }, 30_000);
+  });
 });
 
 describe("broken providers fail, naming the scenario", () => {
@@ -234,7 +234,7 @@ describe("broken providers fail, naming the scenario", () => {
   const servers: Server[] = [];
   beforeAll(async () => {
     upstream = await startServe(["--http", "127.0.0.1:0", "--example"]);
-  }, 30_000);
+  });
   afterAll(async () => {
     for (const server of servers) await close(server);
     await stopServe(upstream);
@@ -260,7 +260,7 @@ describe("broken providers fail, naming the scenario", () => {
     );
     expect(run.stdout).toContain("The provider does NOT conform to profile 2.");
     expect(run.stdout.split("\n").filter((line) => line.startsWith("  ✗ "))).toHaveLength(1);
-  }, 30_000);
+  });
 
   test("a manifest claiming profile 2 without search fails discovery-03; the file it no longer equals, discovery-06; the search it still answers, discovery-09", async () => {
     const url = await proxy(({ path }, answer) => {
@@ -272,7 +272,7 @@ describe("broken providers fail, naming the scenario", () => {
     const run = await afiCheck([url, "--json"]);
     expect(run.code).toBe(1);
     expect(ids(run, "failed")).toEqual(["discovery-03", "discovery-06", "discovery-09"]);
-  }, 30_000);
+  });
 
   test("not_found as a bare string with status 500 fails errors-01 and the scenarios expecting not_found", async () => {
     const url = await proxy((_request, answer) =>
@@ -281,7 +281,7 @@ describe("broken providers fail, naming the scenario", () => {
     const run = await afiCheck([url, "--json"]);
     expect(run.code).toBe(1);
     expect(ids(run, "failed")).toEqual(expect.arrayContaining(["statlist-01", "read-08", "errors-01"]));
-  }, 30_000);
+  });
 
   test("a provider that never answers stat is bounded by --timeout and --deadline", async () => {
     const url = await proxy(() => undefined);
@@ -317,7 +317,7 @@ describe("broken providers fail, naming the scenario", () => {
       0,
     );
     expect(reasons.filter((reason) => reason.includes("deadline passed")).length).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
   test("an unreachable URL, a bad target and a bad option exit 2 with one line naming the target", async () => {
     const closed = await listen(() => undefined);
@@ -337,5 +337,5 @@ describe("broken providers fail, naming the scenario", () => {
     expect(mcp.code).toBe(2);
     expect(mcp.stderr).toMatch(/^forage: afi-check: mcp:\/nonexistent\/afi-server: the server did not start/);
     expect((await afiCheck([url, "--profile", "5"])).code).toBe(2);
-  }, 30_000);
+  });
 });

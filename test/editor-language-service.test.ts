@@ -234,7 +234,7 @@ describe("several thousand operations, over the tree's files", () => {
     );
     const program = project.service.getProgram() as ts.Program;
     for (const path of composed) expect(program.getSemanticDiagnostics(program.getSourceFile(path)), path).toEqual([]);
-  }, 60_000);
+  });
 });
 
 const skip = mountSkipReason();
@@ -267,5 +267,5 @@ describe.skipIf(skip !== undefined)("the example catalog over a real FUSE mount"
       removeMountpoint(mnt);
       rmSync(consumer, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

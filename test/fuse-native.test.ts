@@ -71,7 +71,7 @@ function bigBytes(): Buffer {
 
 /**
  * How long a tool may run before it is killed: only a guard against a hung mount, so that the test fails
- * instead of hanging; generous, since a busy machine makes every tool slow. Below vitest's 60 s per test.
+ * instead of hanging; generous, since a busy machine makes every tool slow. Below vitest's 120 s per test.
  */
 const HANG_GUARD_MS = 45_000;
 

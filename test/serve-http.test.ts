@@ -11,7 +11,7 @@ const run = promisify(execFile);
 let server: ServeProcess;
 beforeAll(async () => {
   server = await startServe(["--http", "127.0.0.1:0", "--example", "--cors", "https://app.example.com"]);
-}, 30_000);
+});
 afterAll(async () => {
   await stopServe(server);
 });
@@ -166,7 +166,7 @@ describe("rate limit", () => {
     const retryAfter = Number(refused?.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(await refused?.json()).toMatchObject({ code: "rate_limited", retry_after: retryAfter });
-  }, 30_000);
+  });
 });
 
 describe("arguments", () => {

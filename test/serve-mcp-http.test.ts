@@ -13,7 +13,7 @@ let url: URL;
 beforeAll(async () => {
   served = await startServe(["--mcp", "--http", "127.0.0.1:0", "--example"]);
   url = new URL(served.url);
-}, 30_000);
+});
 
 afterAll(async () => {
   await stopServe(served);

@@ -32,7 +32,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 let client: Client;
 beforeAll(async () => {
   client = await connect(["--example"]);
-}, 30_000);
+});
 afterAll(async () => {
   await client?.close();
 });
@@ -184,7 +184,7 @@ describe("sources and options as for forage mount", () => {
     } finally {
       await narrowed.close();
     }
-  }, 30_000);
+  });
 
   test("-o subtree= serves one namespace as the root, for AFI's tools and Forage's alike", async () => {
     const rooted = await connect(["-o", "subtree=computers.local", "--example"]);
@@ -201,7 +201,7 @@ describe("sources and options as for forage mount", () => {
     } finally {
       await rooted.close();
     }
-  }, 30_000);
+  });
 
   test("-o ro declares profile 1 and refuses afi.search as unsupported", async () => {
     const readOnly = await connect(["-o", "ro", "--example"]);
@@ -212,5 +212,5 @@ describe("sources and options as for forage mount", () => {
     } finally {
       await readOnly.close();
     }
-  }, 30_000);
+  });
 });
