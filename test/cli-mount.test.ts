@@ -216,6 +216,20 @@ describe.skipIf(skip !== undefined)("daemon mode", () => {
     }
   });
 
+  // docs/cli.md, "Output to a closed pipe": `true` has gone before forage writes; `head -1` goes after one line.
+  test.each(["head -1", "true"])("--daemon piped to %s exits 0 without a trace and keeps serving", (reader) => {
+    const mnt = mountpoint("daemon-pipe");
+    const log = join("/tmp", `forage-cli-test-${process.pid}-pipe.log`);
+    logFiles.push(log);
+    const run = sh(
+      `${cli} mount --daemon --log-file ${log} --example ${quote(mnt)} | ${reader}; echo "exit \${PIPESTATUS[0]}"`,
+    );
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(reader === "true" ? /^exit 0\n$/ : /^forage: mounted 40 operations at .*\nexit 0\n$/);
+    expect(sh(`cat ${quote(join(mnt, "README.md"))}`).stdout).toContain("Forage catalog");
+    expect(sh(`${cli} unmount ${quote(mnt)}`).status).toBe(0);
+  });
+
   test("the default log lives in a private runtime directory, named after the mountpoint", () => {
     const mnt = mountpoint("daemon-log");
     const run = daemonize(`--example ${quote(mnt)}`, { pickLog: false });

@@ -82,6 +82,17 @@ describe("help", () => {
     for (const text of texts) expect(run.stdout).toContain(text);
   });
 
+  // docs/cli.md, "Output to a closed pipe": `true` exits before forage writes, so every write meets EPIPE.
+  test.each([["--help"], ["--version"], ["openapi", "--help"]])(
+    "forage %s into a closed pipe exits 0 without a trace",
+    (...args) => {
+      const command = [process.execPath, CLI, ...args].map((word) => `'${word}'`).join(" ");
+      const run = spawnSync("bash", ["-c", `${command} | true; echo "exit \${PIPESTATUS[0]}"`], { encoding: "utf8" });
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toBe("exit 0\n");
+    },
+  );
+
   test("a bare forage prints the usage to stderr and exits 2", () => {
     const run = forage();
     expect(run.status).toBe(2);
