@@ -57,6 +57,37 @@ describe("the AFI tools", () => {
     expect(stat?.outputSchema?.properties).toHaveProperty("content_type");
   });
 
+  test("every tool is annotated read-only, and the server gives instructions naming its tools", async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true });
+    const instructions = client.getInstructions() ?? "";
+    for (const name of ["forage.search", "forage.describe", "afi.read"]) expect(instructions).toContain(name);
+  });
+
+  test("--tool-names underscored serves the same tools under names strict clients accept", async () => {
+    const strict = await connect(["--tool-names", "underscored", "--example"]);
+    try {
+      const { tools } = await strict.listTools();
+      const names = tools.map((tool) => tool.name).sort();
+      expect(names).toEqual([
+        "afi_list",
+        "afi_manifest",
+        "afi_read",
+        "afi_search",
+        "afi_stat",
+        "forage_describe",
+        "forage_list",
+        "forage_search",
+      ]);
+      for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      expect(strict.getInstructions()).toContain("forage_search");
+      const stat = await call(strict, "afi_stat", { path: "/README.md" });
+      expect(stat.structuredContent).toMatchObject({ type: "file", path: "/README.md" });
+    } finally {
+      await strict.close();
+    }
+  });
+
   test("afi.manifest and the resource afi://manifest.json are the tree's manifest", async () => {
     const manifest = (await call(client, "afi.manifest")).structuredContent;
     expect(manifest).toMatchObject({ afi_version: "0.1", provider: "forage", profile: 2 });
@@ -87,7 +118,7 @@ describe("the AFI tools", () => {
     expect(globbed.entries.every((entry) => entry.path.endsWith(".json"))).toBe(true);
   });
 
-  test("afi.read returns base64 bytes with the mimeType, ranges included", async () => {
+  test("afi.read returns the text as text, base64 bytes with the mimeType, ranges included", async () => {
     const path = "/computers/local/files/read.d.ts";
     const whole = await call(client, "afi.read", { path });
     const structured = whole.structuredContent as { bytes: string; content_type: string; eof: boolean };
@@ -95,7 +126,10 @@ describe("the AFI tools", () => {
     const text = Buffer.from(structured.bytes, "base64").toString("utf8");
     expect(text).toContain("computers.local.files.read");
     const [content] = whole.content;
-    expect(content).toMatchObject({ type: "resource", resource: { mimeType: "application/typescript" } });
+    expect(content).toEqual({
+      type: "resource",
+      resource: { uri: `afi://${path}`, mimeType: "application/typescript", text },
+    });
     const part = (await call(client, "afi.read", { path, offset: 3, length: 10 })).structuredContent as {
       bytes: string;
       eof: boolean;

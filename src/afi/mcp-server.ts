@@ -9,6 +9,12 @@ import type { AfiCore } from "./types.js";
 /** The URI of the manifest as an MCP resource (AFI transports/mcp, "Manifest as MCP resource"). */
 export const MANIFEST_RESOURCE_URI = "afi://manifest.json";
 
+/**
+ * How tools are named (docs/afi.md, "Tool names"): "dotted" as AFI names them (`afi.read`), or
+ * "underscored" (`afi_read`) for the clients that refuse a dot in a tool name.
+ */
+export type ToolNameStyle = "dotted" | "underscored";
+
 /** What the MCP server serves: one revision's AFI core and the Forage view its tree was built over. */
 export interface AfiMcpServerOptions {
   readonly afi: AfiCore;
@@ -16,6 +22,35 @@ export interface AfiMcpServerOptions {
   /** The namespace served as the root, if any: Forage's tools see only it, and take names relative to it. */
   readonly subtree: string | undefined;
   readonly version: string;
+  /** Default "dotted". */
+  readonly toolNames?: ToolNameStyle;
+}
+
+/** Every tool only reads: the catalog and its tree never change through MCP. */
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/** A tool's name in `style`: AFI's dotted `afi.read`, or `afi_read`. */
+export function toolName(dotted: string, style: ToolNameStyle = "dotted"): string {
+  return style === "dotted" ? dotted : dotted.replace(".", "_");
+}
+
+/** What the server tells a client at initialize: where to start, in the tool names it serves. */
+function instructions(style: ToolNameStyle): string {
+  const name = (dotted: string) => toolName(dotted, style);
+  return [
+    "Forage serves a catalog of operations (API endpoints, MCP tools), read-only, as a file tree (AFI profile 2).",
+    `To find an operation for a task, call ${name("forage.search")} with the task in words, then ${name("forage.describe")} on a result's path for its TypeScript declaration and JSON Schemas.`,
+    `To browse, ${name("afi.list")} "/" and ${name("afi.read")} /README.md; ${name("afi.search")} finds lines in every file.`,
+  ].join(" ");
+}
+
+/** Bytes as text when they are UTF-8 (the tree holds text; a range may cut a character, and stays a blob). */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 const entrySchema = z.object({
@@ -58,7 +93,9 @@ const pathField = z.string().describe("absolute POSIX path, e.g. / or /computers
  */
 export function createAfiMcpServer(options: AfiMcpServerOptions): McpServer {
   const { afi, forage } = options;
-  const server = new McpServer({ name: "forage", version: options.version });
+  const style = options.toolNames ?? "dotted";
+  const name = (dotted: string) => toolName(dotted, style);
+  const server = new McpServer({ name: "forage", version: options.version }, { instructions: instructions(style) });
   server.registerResource(
     "afi-manifest",
     MANIFEST_RESOURCE_URI,
@@ -72,13 +109,18 @@ export function createAfiMcpServer(options: AfiMcpServerOptions): McpServer {
     }),
   );
   server.registerTool(
-    "afi.manifest",
-    { description: "Return the AFI discovery manifest: profile, capabilities, search modes, limits.", inputSchema: {} },
+    name("afi.manifest"),
+    {
+      annotations: READ_ONLY,
+      description: "Return the AFI discovery manifest: profile, capabilities, search modes, limits.",
+      inputSchema: {},
+    },
     () => answer(() => ({ ...afi.manifest() })),
   );
   server.registerTool(
-    "afi.stat",
+    name("afi.stat"),
     {
+      annotations: READ_ONLY,
       description: "Return the Entry (type, size, times, content_type) of one path; symlinks are not followed.",
       inputSchema: { path: pathField },
       outputSchema: entrySchema.shape,
@@ -86,8 +128,9 @@ export function createAfiMcpServer(options: AfiMcpServerOptions): McpServer {
     ({ path }) => answer(() => ({ ...afi.stat(path) })),
   );
   server.registerTool(
-    "afi.list",
+    name("afi.list"),
     {
+      annotations: READ_ONLY,
       description: "List a directory's direct children as Entries, a page at a time; pass next_cursor back as cursor.",
       inputSchema: {
         path: pathField,
@@ -100,9 +143,11 @@ export function createAfiMcpServer(options: AfiMcpServerOptions): McpServer {
     ({ path, ...rest }) => answer(() => ({ ...afi.list(path, rest) })),
   );
   server.registerTool(
-    "afi.read",
+    name("afi.read"),
     {
-      description: "Read a file's bytes (base64), optionally a range; eof says whether the range reached the end.",
+      annotations: READ_ONLY,
+      description:
+        "Read a file, optionally a byte range: its text (bytes in base64 in the structured result); eof says whether the range reached the end.",
       inputSchema: {
         path: pathField,
         offset: z.number().int().optional().describe("first byte, default 0"),
@@ -114,12 +159,11 @@ export function createAfiMcpServer(options: AfiMcpServerOptions): McpServer {
       try {
         const read = afi.read(path, range);
         const bytes = Buffer.from(read.bytes).toString("base64");
+        const text = utf8Text(read.bytes);
+        const resource = { uri: `afi://${read.path}`, mimeType: read.content_type };
         return {
           content: [
-            {
-              type: "resource",
-              resource: { uri: `afi://${read.path}`, mimeType: read.content_type, blob: bytes },
-            },
+            { type: "resource", resource: text === undefined ? { ...resource, blob: bytes } : { ...resource, text } },
           ],
           structuredContent: { bytes, content_type: read.content_type, eof: read.eof },
         };
@@ -129,8 +173,9 @@ export function createAfiMcpServer(options: AfiMcpServerOptions): McpServer {
     },
   );
   server.registerTool(
-    "afi.search",
+    name("afi.search"),
     {
+      annotations: READ_ONLY,
       description:
         "Find lines in every file: exact substring or regex, matches in (path, line) order; pass next_cursor back as cursor.",
       inputSchema: {
@@ -143,17 +188,23 @@ export function createAfiMcpServer(options: AfiMcpServerOptions): McpServer {
     },
     async ({ query, ...rest }) => answerAsync(async () => ({ ...(await afi.search(query, rest)) })),
   );
-  registerForageTools(server, forage, options.subtree);
+  registerForageTools(server, forage, options.subtree, name);
   return server;
 }
 
 /** Forage's own discovery tools, in the `forage.` namespace beside AFI's (AFI transports/mcp, "Composition"). */
-function registerForageTools(server: McpServer, forage: Forage, subtree: string | undefined): void {
+function registerForageTools(
+  server: McpServer,
+  forage: Forage,
+  subtree: string | undefined,
+  name: (dotted: string) => string,
+): void {
   const within = (name: string | undefined): string | undefined =>
     subtree === undefined ? name || undefined : name ? `${subtree}.${name}` : subtree;
   server.registerTool(
-    "forage.search",
+    name("forage.search"),
     {
+      annotations: READ_ONLY,
       description: "Rank operations by how well they match words (BM25F), best first, with a sample call each.",
       inputSchema: {
         query: z.string().describe("what you want to do, e.g. 'read a file'"),
@@ -168,8 +219,9 @@ function registerForageTools(server: McpServer, forage: Forage, subtree: string 
       })),
   );
   server.registerTool(
-    "forage.list",
+    name("forage.list"),
     {
+      annotations: READ_ONLY,
       description: "List operations in catalog order, a page at a time; pass nextCursor back as cursor.",
       inputSchema: {
         namespace: z.string().optional().describe("only under this namespace (dotted)"),
@@ -193,8 +245,9 @@ function registerForageTools(server: McpServer, forage: Forage, subtree: string 
       })),
   );
   server.registerTool(
-    "forage.describe",
+    name("forage.describe"),
     {
+      annotations: READ_ONLY,
       description:
         "Describe an operation (JSON Schemas, TypeScript declaration) or a namespace (its operations' declarations).",
       inputSchema: {

@@ -1,5 +1,6 @@
 import type { AfiHttpOptions, AfiViewSelector } from "../afi/http-server.js";
 import type { LockReason } from "../afi/locked-view.js";
+import type { ToolNameStyle } from "../afi/mcp-server.js";
 import type { TokenGrant } from "../afi/tokens-file.js";
 import type { AfiCore } from "../afi/types.js";
 import { loadCatalog } from "./catalog-source.js";
@@ -17,7 +18,7 @@ export const SERVE_COMMAND: CommandSpec = {
   name: "serve",
   summary: "serve the catalog's tree over AFI's MCP (stdio or Streamable HTTP) or HTTP transport, without FUSE",
   synopsis: [
-    "forage serve --mcp [--tokens FILE -o token=FILE] [-o subtree=NS,bound=FILE,ro] [NAME=]<source>...",
+    "forage serve --mcp [--tool-names STYLE] [--tokens FILE -o token=FILE] [-o subtree=NS,bound=FILE,ro] [NAME=]<source>...",
     "forage serve --http [HOST:]PORT [--tokens FILE] [--cors ORIGIN] [--rate N/s] [-o ...] [NAME=]<source>...",
     "forage serve --mcp --http [HOST:]PORT [-o subtree=NS,bound=FILE,ro] [NAME=]<source>...",
     "forage serve (--mcp | --http [HOST:]PORT | --mcp --http [HOST:]PORT) --example",
@@ -28,6 +29,11 @@ export const SERVE_COMMAND: CommandSpec = {
       name: "http",
       value: "[HOST:]PORT",
       help: "serve AFI's HTTP/JSON binding (with --mcp: MCP over Streamable HTTP); HOST defaults to 127.0.0.1",
+    },
+    {
+      name: "tool-names",
+      value: "STYLE",
+      help: "with --mcp: dotted (afi.read, as AFI names them; the default) or underscored (afi_read, for strict clients)",
     },
     { name: "cors", value: "ORIGIN", help: "with --http: allow browser requests from ORIGIN (or *)" },
     { name: "rate", value: "N/s", help: "with --http: at most N requests a second per client address, else 429" },
@@ -49,6 +55,7 @@ export const SERVE_COMMAND: CommandSpec = {
         "The same tree as forage mount, through AFI's stat, list, read and search (docs/afi.md).",
         "With -o ro the manifest declares profile 1 and search is refused as unsupported.",
         "--mcp writes only MCP messages on stdout; forage's own lines go to stderr. It ends when stdin closes.",
+        "Some MCP clients refuse a dot in a tool name: --tool-names underscored serves afi_read, forage_search, ...",
         "--mcp --http serves the same MCP server over Streamable HTTP at http://HOST:PORT/mcp instead of stdio;",
         "on a loopback HOST it answers only requests whose Host is localhost, 127.0.0.1 or [::1].",
         "--http ends on Ctrl-C or SIGTERM. Without --tokens there is no auth: bind a non-loopback HOST only on a",
@@ -92,6 +99,7 @@ export async function runServe(argv: readonly string[], io: CommandIo): Promise<
   if (mcp && (cors !== undefined || rate !== undefined))
     throw new CliError("--cors and --rate go with --http alone (AFI's HTTP binding); see forage serve --help", 2);
   const listen = http === undefined ? undefined : httpListen(http, cors, rate);
+  const toolNames = toolNameStyle(stringOption(parsed, "tool-names"), mcp);
   const tokensFile = stringOption(parsed, "tokens");
   const { subtree, bound, readOnly, tokenFile } = parseMountOptions(listOption(parsed, "option"), "serve");
   checkTokenOptions(tokensFile, { bound, tokenFile }, "serve");
@@ -119,6 +127,7 @@ export async function runServe(argv: readonly string[], io: CommandIo): Promise<
       }),
     core: (revision) => createAfiCore(revision.tree, { servedSince }),
     subtree,
+    toolNames,
   };
   if (mcp && listen !== undefined) return serveMcpHttp(served, listen, io);
   if (listen !== undefined) return serveHttp(served, grants, listen, io);
@@ -134,6 +143,15 @@ interface Served {
   view(grant?: TokenGrant): LoadedRevision;
   core(revision: LoadedRevision): AfiCore;
   readonly subtree: string | undefined;
+  readonly toolNames: ToolNameStyle;
+}
+
+/** `--tool-names STYLE`, which goes with --mcp only. */
+function toolNameStyle(style: string | undefined, mcp: boolean): ToolNameStyle {
+  if (style === undefined) return "dotted";
+  if (!mcp) throw new CliError("--tool-names goes with --mcp (it names MCP tools); see forage serve --help", 2);
+  if (style === "dotted" || style === "underscored") return style;
+  throw new CliError(`--tool-names takes dotted or underscored, not ${JSON.stringify(style)}`, 2);
 }
 
 /** `--mcp` with one view: the catalog's, bound='s, or the session token's. */
@@ -147,7 +165,13 @@ async function serveMcp(
   const scope = grant === undefined ? "" : ` to the token of ${grant.origin}`;
   io.stderr(`forage: serving ${describeRevision(revision)} over MCP on stdio${scope}\n`);
   const afi = served.core(revision);
-  await serveMcpOverStdio({ afi, forage: revision.forage, subtree: served.subtree, version: packageVersion() });
+  await serveMcpOverStdio({
+    afi,
+    forage: revision.forage,
+    subtree: served.subtree,
+    version: packageVersion(),
+    toolNames: served.toolNames,
+  });
   return 0;
 }
 
@@ -160,6 +184,7 @@ async function serveMcpHttp(served: Served, listen: AfiHttpOptions, io: CommandI
     forage: revision.forage,
     subtree: served.subtree,
     version: packageVersion(),
+    toolNames: served.toolNames,
   };
   const server = await listenMcpHttp(options, listen);
   io.stdout(
@@ -174,7 +199,13 @@ async function serveLockedMcp(served: Served, grants: readonly TokenGrant[], rea
   const { lockedAfiCore, lockedForage, publicManifest } = await import("../afi/locked-view.js");
   const manifest = publicManifest(served.core(served.view(grants[0])).manifest());
   const afi = lockedAfiCore(manifest, reason);
-  await serveMcpOverStdio({ afi, forage: lockedForage(reason), subtree: served.subtree, version: packageVersion() });
+  await serveMcpOverStdio({
+    afi,
+    forage: lockedForage(reason),
+    subtree: served.subtree,
+    version: packageVersion(),
+    toolNames: served.toolNames,
+  });
   return 0;
 }
 
