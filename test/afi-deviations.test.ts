@@ -80,14 +80,26 @@ describe("Match context", () => {
 });
 
 describe("Search scope", () => {
-  test.each(["/.search", "/.search/send an email", "/.search/send an email/results.json"])(
-    "opts.path %s is invalid_path on the control file and in the AFI core alike",
-    async (path) => {
+  test.each([
+    ["/.search", []],
+    ["/.search/send an email", ["/.search/send an email/@index.txt", "/.search/send an email/results.json"]],
+    ["/.search/send an email/results.json", ["/.search/send an email/results.json"]],
+  ])(
+    "opts.path %s answers from the files it holds, on the control file and in the AFI core alike",
+    async (path, files) => {
       expect(tree.stat("/.search/send an email").kind).toBe("directory");
-      expect(await ask(tree, { query: "email", opts: { path } })).toBe("invalid_path");
-      expect(await afiFailure(() => afi.search("email", { path }))).toBe("invalid_path");
+      const fromFile = (await ask(tree, { query: "email", opts: { path, limit: 1000 } })) as { path: string }[];
+      const fromCore = (await afi.search("email", { path, limit: 1000 })).matches;
+      expect(fromFile).toEqual(fromCore);
+      expect([...new Set(fromCore.map((match) => match.path))]).toEqual(files);
     },
   );
+
+  test("a missing query file under /.search is not_found, never invalid_path", async () => {
+    const path = "/.search/send an email/nope.txt";
+    expect(await ask(tree, { query: "email", opts: { path } })).toBe("not_found");
+    expect(await afiFailure(() => afi.search("email", { path }))).toBe("not_found");
+  });
 });
 
 describe("Names", () => {

@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
 import type { RE2JS } from "re2js";
+import { compareCodeUnits } from "../catalog/operation-path.js";
 import { normalizeTreePath } from "./tree-path.js";
-import { TreeError } from "./virtual-tree.js";
-import { SEARCH_ROOT } from "./walk-tree.js";
+import { TreeError, type VirtualTree } from "./virtual-tree.js";
+import { SEARCH_ROOT, walkTree } from "./walk-tree.js";
 
 /** An AFI Match (schemas/match): a file, a 1-based line and column, the line's text and the lines around it. */
 export interface ContentMatch {
@@ -127,20 +128,25 @@ function compileRegex(regex: string, flags: unknown): RE2JS {
   }
 }
 
-/**
- * The normalised `opts.path` of a search. /.search is refused: its query
- * directories are made by looking a name up and are listed nowhere, so no
- * content search could ever see them (docs/afi.md, "Search scope").
- */
+/** The normalised `opts.path` of a search (docs/afi.md, "Search scope"). */
 export function contentSearchScope(path: string): string {
-  const scope = normalizeTreePath(path);
-  if (scope === SEARCH_ROOT || scope.startsWith(`${SEARCH_ROOT}/`))
-    throw new TreeError(
-      "invalid_path",
-      `${SEARCH_ROOT} holds ranked query directories, outside content search; search another path`,
-      scope,
-    );
-  return scope;
+  return normalizeTreePath(path);
+}
+
+/**
+ * The regular files a scope under /.search holds, sorted by path; undefined for a scope in the
+ * listed tree. Query directories are made by looking a name up and are listed nowhere, so a
+ * walk of the whole tree never meets them: a scope that names one is walked from itself.
+ */
+export function unlistedScopeFiles(tree: VirtualTree, scope: string): string[] | undefined {
+  if (scope !== SEARCH_ROOT && !scope.startsWith(`${SEARCH_ROOT}/`)) return undefined;
+  const info = tree.stat(scope);
+  if (info.kind === "file") return info.writable ? [] : [scope];
+  if (info.kind !== "directory") return [];
+  return [...walkTree(tree, scope)]
+    .filter(({ entry }) => entry.kind === "file" && !entry.writable)
+    .map(({ path }) => path)
+    .sort(compareCodeUnits);
 }
 
 /** A search's `opts.limit`: a positive integer, default 100, values above 1,000 taken as 1,000. */

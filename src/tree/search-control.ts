@@ -1,6 +1,6 @@
 import { compareCodeUnits } from "../catalog/operation-path.js";
 import { AfiSearchSession, PendingRequests } from "./afi-search-session.js";
-import { contentSearchScope, parseContentSearchRequest, searchContent } from "./content-search.js";
+import { contentSearchScope, parseContentSearchRequest, searchContent, unlistedScopeFiles } from "./content-search.js";
 import { type ControlSession, TreeError, type VirtualTree } from "./virtual-tree.js";
 import { walkTree } from "./walk-tree.js";
 
@@ -8,6 +8,7 @@ import { walkTree } from "./walk-tree.js";
 export const CONTROL_FILE = "/.afi/search";
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** The `/.afi/search` content search over one tree's files. */
 export class SearchControl {
@@ -33,14 +34,15 @@ export class SearchControl {
   #run(body: string): Promise<Uint8Array> {
     const request = parseContentSearchRequest(body);
     const scope = contentSearchScope(request.path);
-    if (!this.#exists(scope)) throw new TreeError("not_found", "opts.path does not exist", request.path);
-    const files = this.#searchableFiles().filter(
-      (path) => scope === "/" || path === scope || path.startsWith(`${scope}/`),
-    );
-    const searched = searchContent(
-      files.map((path) => ({ path, text: () => this.#text(path) })),
-      request,
-    );
+    const unlisted = unlistedScopeFiles(this.#tree, scope);
+    if (unlisted === undefined && !this.#exists(scope))
+      throw new TreeError("not_found", "opts.path does not exist", request.path);
+    const files =
+      unlisted?.map((path) => ({ path, text: () => decoder.decode(this.#tree.read(path)) })) ??
+      this.#searchableFiles()
+        .filter((path) => scope === "/" || path === scope || path.startsWith(`${scope}/`))
+        .map((path) => ({ path, text: () => this.#text(path) }));
+    const searched = searchContent(files, request);
     return searched.then((matches) =>
       encoder.encode(`${matches.map((match) => JSON.stringify(match)).join("\n")}${matches.length > 0 ? "\n" : ""}\n`),
     );
