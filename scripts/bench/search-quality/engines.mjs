@@ -11,7 +11,7 @@ export const DEPTH = 50;
 
 /**
  * Forage over the tools: one operation per tool, empty input, the tool's
- * description. A merged result (with peers) is one group: all its tools sit at
+ * description and capability notes (the REST set's HTTP method and path). A merged result (with peers) is one group: all its tools sit at
  * that rank, since Forage shows them as one answer.
  */
 export function forageEngine(tools) {
@@ -19,7 +19,12 @@ export function forageEngine(tools) {
   const input = z.object({});
   const catalog = createCatalog({
     revision: "metatool",
-    operations: tools.map((tool) => ({ path: pathById.get(tool.id), input, description: tool.description })),
+    operations: tools.map((tool) => ({
+      path: pathById.get(tool.id),
+      input,
+      description: tool.description,
+      capabilities: tool.capabilities ?? [],
+    })),
   });
   return {
     name: "Forage",
@@ -31,10 +36,17 @@ export function forageEngine(tools) {
   };
 }
 
-/** The baseline: MiniSearch with default options over name + description, searched with default options. */
+/** The baseline: MiniSearch with default options over name, description and capability notes, searched with default options. */
 export function miniSearchEngine(tools) {
-  const index = new MiniSearch({ fields: ["name", "description"] });
-  index.addAll(tools.map((tool) => ({ id: tool.id, name: tool.name, description: tool.description })));
+  const index = new MiniSearch({ fields: ["name", "description", "capabilities"] });
+  index.addAll(
+    tools.map((tool) => ({
+      id: tool.id,
+      name: tool.name,
+      description: tool.description,
+      capabilities: (tool.capabilities ?? []).join("\n"),
+    })),
+  );
   return {
     name: "MiniSearch (BM25, defaults)",
     rank(query) {
