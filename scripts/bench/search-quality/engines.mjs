@@ -10,18 +10,19 @@ import { toolPaths } from "./tool-paths.mjs";
 export const DEPTH = 50;
 
 /**
- * Forage over the tools: one operation per tool, empty input, the tool's
- * description and capability notes (the REST set's HTTP method and path). A merged result (with peers) is one group: all its tools sit at
+ * Forage over the tools: one operation per tool, the tool's description and
+ * capability notes (the REST set's HTTP method and path), and its input
+ * schema where the set has one (the REST set), else an empty one. A merged result (with peers) is one group: all its tools sit at
  * that rank, since Forage shows them as one answer.
  */
 export function forageEngine(tools) {
   const { pathById, idByPath } = toolPaths(tools);
-  const input = z.object({});
+  const empty = z.object({});
   const catalog = createCatalog({
     revision: "metatool",
     operations: tools.map((tool) => ({
       path: pathById.get(tool.id),
-      input,
+      input: tool.input ?? empty,
       description: tool.description,
       capabilities: tool.capabilities ?? [],
     })),

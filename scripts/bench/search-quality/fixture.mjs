@@ -35,7 +35,8 @@ function translatedSet(lang, label) {
 
 /**
  * Trello's operations as `forage mount` reads them from the spec (src/cli/openapi-source.ts): named by
- * operationId, with the capability note naming the HTTP method and path.
+ * operationId, with the capability note naming the HTTP method and path, and the input schema (Forage
+ * searches its field names and descriptions; the baseline does not).
  */
 function restSet() {
   const text = readFileSync(resolve(projectRoot, "test/fixtures/trello/trello.com.json"), "utf8");
@@ -44,6 +45,7 @@ function restSet() {
     name: operation.path,
     description: operation.description,
     capabilities: operation.capabilities,
+    input: operation.input,
   }));
   const queries = readJsonLines("rest/queries.jsonl").map((query) => ({ ...query, split: "rest" }));
   return { name: "REST requests (Trello)", folder: "rest/", tools, queries };
