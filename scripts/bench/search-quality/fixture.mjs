@@ -1,6 +1,6 @@
 // Loads the query sets vendored beside this script: MetaTool (metatool/, MIT, see its README.md), its
 // Chinese and Japanese translations (multilingual/, see its README.md), the acronym cases (acronyms/) and
-// REST requests (rest/) over Trello's public spec, vendored in test/fixtures/trello/.
+// REST requests (rest/) over Trello's public spec, vendored in test/fixtures/apis-guru/.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,7 +39,7 @@ function translatedSet(lang, label) {
  * searches its field names and descriptions; the baseline does not).
  */
 function restSet() {
-  const text = readFileSync(resolve(projectRoot, "test/fixtures/trello/trello.com.json"), "utf8");
+  const text = readFileSync(resolve(projectRoot, "test/fixtures/apis-guru/trello.com.json"), "utf8");
   const tools = openApiSource(text, "trello", "trello.com.json").operations.map((operation) => ({
     id: operation.path,
     name: operation.path,
