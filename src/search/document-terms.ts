@@ -52,6 +52,7 @@ export function weightedTerms(documents: readonly SearchDocument[]): {
     capabilities: splitWords(document.capabilities.join(" ")),
   }));
   const pathTerms = pathTermsOf(textVocabulary(described), termOfWord);
+  const objectTermOf = headTermOf(termOfWord);
   const weighted = documents.map((document, doc) => {
     const terms = new Map<string, number>();
     let length = 0;
@@ -69,7 +70,7 @@ export function weightedTerms(documents: readonly SearchDocument[]): {
       termsOfWords(splitWords(document.inputFields.map((field) => field.description).join(" "))),
       WEIGHTS.fieldDescriptions,
     );
-    addActionTerms(terms, document.capabilities, termOfWord);
+    addActionTerms(terms, document.capabilities, objectTermOf);
     return { terms, length };
   });
   return { documents: weighted, vocabulary: new Set(memo.words()) };
@@ -82,17 +83,31 @@ export function weightedTerms(documents: readonly SearchDocument[]): {
 function addActionTerms(
   terms: Map<string, number>,
   capabilities: readonly string[],
-  termOfWord: (word: string) => string | undefined,
+  objectTermOf: (segment: string) => string | undefined,
 ): void {
   const found = httpActionOf(capabilities);
   if (found === undefined) return;
   terms.set(actionTerm(found.action), WEIGHTS.action);
-  // The head noun of a segment is its last word: "boardBackgrounds" holds backgrounds, not boards.
-  const head = splitWords(found.object).at(-1);
-  const term = head === undefined ? undefined : termOfWord(head);
+  const term = objectTermOf(found.object);
   // The shortest path to a thing is its own endpoint (POST /cards, GET /cards/{id}); a longer one reaches it through another.
   const depth = 2 / (1 + found.segments);
   if (term !== undefined) terms.set(actionObjectTerm(found.action, term), WEIGHTS.actionObject * depth);
+}
+
+/**
+ * The term of a path segment's head noun, its last word ("boardBackgrounds"
+ * holds backgrounds, not boards); memoised, since many paths end in the same
+ * segment.
+ */
+function headTermOf(termOfWord: (word: string) => string | undefined): (segment: string) => string | undefined {
+  const memo = new Map<string, string | undefined>();
+  return (segment) => {
+    if (memo.has(segment)) return memo.get(segment);
+    const head = splitWords(segment).at(-1);
+    const term = head === undefined ? undefined : termOfWord(head);
+    memo.set(segment, term);
+    return term;
+  };
 }
 
 /** Words of three or more letters used in descriptive text, to split run-together names with. */

@@ -31,7 +31,8 @@ const BY_METHOD: Readonly<Record<string, Action>> = {
 /** The action of the first capability note naming an HTTP method and path, if any. */
 export function httpActionOf(capabilities: readonly string[]): HttpAction | undefined {
   for (const note of capabilities) {
-    const match = HTTP_NOTE.exec(note);
+    // Most notes name no path; the slash test spares them the expression.
+    const match = note.includes("/") ? HTTP_NOTE.exec(note) : null;
     if (match === null) continue;
     const method = match[1] as string;
     const segments = (match[2] as string).split("/").filter((segment) => segment !== "");
