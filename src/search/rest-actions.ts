@@ -14,14 +14,8 @@ export interface HttpAction {
   readonly segments: number;
 }
 
-/**
- * A capability note ending in an HTTP method and a path ("writes over HTTP:
- * POST /cards"). Any source may write one; the index reads only this shape,
- * not who wrote it.
- */
-const HTTP_NOTE = /(?:^|[\s:])(GET|POST|PUT|PATCH|DELETE)\s+(\/[^\s?#]*)[^\s]*\s*$/;
-
-const BY_METHOD: Readonly<Record<string, Action>> = {
+const METHODS: Readonly<Record<string, Action | "read">> = {
+  GET: "read",
   POST: "create",
   DELETE: "delete",
   PUT: "update",
@@ -31,18 +25,38 @@ const BY_METHOD: Readonly<Record<string, Action>> = {
 /** The action of the first capability note naming an HTTP method and path, if any. */
 export function httpActionOf(capabilities: readonly string[]): HttpAction | undefined {
   for (const note of capabilities) {
-    // Most notes name no path; the slash test spares them the expression.
-    const match = note.includes("/") ? HTTP_NOTE.exec(note) : null;
-    if (match === null) continue;
-    const method = match[1] as string;
-    const segments = (match[2] as string).split("/").filter((segment) => segment !== "");
-    const last = segments.at(-1);
-    const object = segments.findLast((segment) => !isParameter(segment)) ?? "";
-    const action = BY_METHOD[method] ?? (last !== undefined && isParameter(last) ? "get" : "list");
-    return { action, object, segments: segments.length };
+    const found = noteAction(note);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
+
+/**
+ * A capability note ending in an HTTP method, a space and a path ("writes over
+ * HTTP: POST /cards"). Any source may write one; the index reads only this
+ * shape, not who wrote it. Read by hand from the end rather than by a regular
+ * expression: every operation's notes pass through here when a catalog's index
+ * is built.
+ */
+function noteAction(note: string): HttpAction | undefined {
+  let end = note.length;
+  while (end > 0 && note.charCodeAt(end - 1) <= SPACE) end -= 1;
+  const pathStart = note.lastIndexOf(" ", end - 1) + 1;
+  if (pathStart === 0 || note.charCodeAt(pathStart) !== SLASH) return undefined;
+  const methodStart = Math.max(note.lastIndexOf(" ", pathStart - 2), note.lastIndexOf(":", pathStart - 2)) + 1;
+  const method = METHODS[note.slice(methodStart, pathStart - 1)];
+  if (method === undefined) return undefined;
+  const path = note.slice(pathStart, end);
+  const query = path.search(/[?#]/);
+  const segments = (query === -1 ? path : path.slice(0, query)).split("/").filter((segment) => segment !== "");
+  const last = segments.at(-1);
+  const object = segments.findLast((segment) => !isParameter(segment)) ?? "";
+  const action = method !== "read" ? method : last !== undefined && isParameter(last) ? "get" : "list";
+  return { action, object, segments: segments.length };
+}
+
+const SPACE = 0x20;
+const SLASH = 0x2f;
 
 /** A path parameter, in OpenAPI's `{id}` or Express's `:id` spelling. */
 function isParameter(segment: string): boolean {
