@@ -85,8 +85,9 @@ class Scratch {
 /**
  * A BM25F inverted index over operations, built once per catalog: lexical
  * ranking over path words, description, capability notes, instructions and
- * input fields, plus the exact-name rule. No translation, no synonyms
- * (docs/search.md says what it is and is not).
+ * input fields, plus the exact-name rule and HTTP methods as evidence for
+ * verbs. No translation, and no synonyms beyond the verb and abbreviation
+ * tables (docs/search.md says what it is and is not).
  */
 export class SearchIndex {
   readonly #postings: Map<string, Postings>;
