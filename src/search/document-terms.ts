@@ -1,4 +1,5 @@
 import { splitCompound } from "./compound-words.js";
+import { actionObjectTerm, actionTerm, httpActionOf } from "./rest-actions.js";
 import type { SearchDocument } from "./search-index.js";
 import { memoizedTermOf, splitWords } from "./tokenize.js";
 
@@ -16,6 +17,9 @@ const WEIGHTS = {
   instructions: 0.4,
   fieldNames: 1,
   fieldDescriptions: 0.4,
+  /** What an HTTP method does (rest-actions.ts), and that action on the path's last literal segment. */
+  action: 1,
+  actionObject: 3,
 } as const;
 
 /** One document's terms with their weighted frequencies, and its weighted length (for BM25 length normalisation). */
@@ -48,6 +52,7 @@ export function weightedTerms(documents: readonly SearchDocument[]): {
     capabilities: splitWords(document.capabilities.join(" ")),
   }));
   const pathTerms = pathTermsOf(textVocabulary(described), termOfWord);
+  const objectTermOf = headTermOf(termOfWord);
   const weighted = documents.map((document, doc) => {
     const terms = new Map<string, number>();
     let length = 0;
@@ -65,9 +70,44 @@ export function weightedTerms(documents: readonly SearchDocument[]): {
       termsOfWords(splitWords(document.inputFields.map((field) => field.description).join(" "))),
       WEIGHTS.fieldDescriptions,
     );
+    addActionTerms(terms, document.capabilities, objectTermOf);
     return { terms, length };
   });
   return { documents: weighted, vocabulary: new Set(memo.words()) };
+}
+
+/**
+ * The action terms of an operation whose capability notes name an HTTP method
+ * and path. They are evidence, not text, so they leave the length alone.
+ */
+function addActionTerms(
+  terms: Map<string, number>,
+  capabilities: readonly string[],
+  objectTermOf: (segment: string) => string | undefined,
+): void {
+  const found = httpActionOf(capabilities);
+  if (found === undefined) return;
+  terms.set(actionTerm(found.action), WEIGHTS.action);
+  const term = objectTermOf(found.object);
+  // The shortest path to a thing is its own endpoint (POST /cards, GET /cards/{id}); a longer one reaches it through another.
+  const depth = 2 / (1 + found.segments);
+  if (term !== undefined) terms.set(actionObjectTerm(found.action, term), WEIGHTS.actionObject * depth);
+}
+
+/**
+ * The term of a path segment's head noun, its last word ("boardBackgrounds"
+ * holds backgrounds, not boards); memoised, since many paths end in the same
+ * segment.
+ */
+function headTermOf(termOfWord: (word: string) => string | undefined): (segment: string) => string | undefined {
+  const memo = new Map<string, string | undefined>();
+  return (segment) => {
+    if (memo.has(segment)) return memo.get(segment);
+    const head = splitWords(segment).at(-1);
+    const term = head === undefined ? undefined : termOfWord(head);
+    memo.set(segment, term);
+    return term;
+  };
 }
 
 /** Words of three or more letters used in descriptive text, to split run-together names with. */

@@ -3,6 +3,7 @@ import { visitBestFirst } from "./best-first.js";
 import { splitCompound } from "./compound-words.js";
 import { weightedTerms } from "./document-terms.js";
 import { ExactNames } from "./exact-names.js";
+import { type Action, actionObjectTerm, actionTerm, isActionTerm, queryActionOf } from "./rest-actions.js";
 import { splitQueryWords, termOf } from "./tokenize.js";
 
 /** The searchable text of one operation, by field. */
@@ -40,6 +41,10 @@ const COVERAGE_BONUS = 0.25;
  * letters and up, so "listvms" finds "list" and "vms".
  */
 const MIN_QUERY_PIECE = 2;
+
+/** A long query's verbs and the words they act on are bounded, so pairing them stays a few dozen lookups. */
+const MAX_ACTIONS = 4;
+const MAX_ACTION_OBJECTS = 16;
 
 interface Postings {
   readonly docs: Int32Array;
@@ -80,8 +85,9 @@ class Scratch {
 /**
  * A BM25F inverted index over operations, built once per catalog: lexical
  * ranking over path words, description, capability notes, instructions and
- * input fields, plus the exact-name rule. No translation, no synonyms
- * (docs/search.md says what it is and is not).
+ * input fields, plus the exact-name rule and HTTP methods as evidence for
+ * verbs. No translation, and no synonyms beyond the verb and abbreviation
+ * tables (docs/search.md says what it is and is not).
  */
 export class SearchIndex {
   readonly #postings: Map<string, Postings>;
@@ -124,9 +130,10 @@ export class SearchIndex {
     for (const [term, list] of collected) {
       const idf = Math.log(1 + (documents.length - list.docs.length + 0.5) / (list.docs.length + 0.5));
       const scores = new Float32Array(list.docs.length);
+      const b = isActionTerm(term) ? 0 : B;
       list.tfs.forEach((tf, index) => {
         const length = (weighted[list.docs[index] as number] as { length: number }).length;
-        const norm = 1 - B + (B * length) / Math.max(averageLength, 1e-9);
+        const norm = 1 - b + (b * length) / Math.max(averageLength, 1e-9);
         scores[index] = (idf * tf * (K1 + 1)) / (tf + K1 * norm);
       });
       postings.set(term, { docs: Int32Array.from(list.docs), scores });
@@ -208,11 +215,15 @@ export class SearchIndex {
   /**
    * Query terms with weights: known terms at 1, then the pieces of an unknown
    * word run together (each counted as a word of its own), else prefix
-   * completions of it at less. Each term is asked for once, for the first word
-   * that yields it; `words` counts the words that yielded any term.
+   * completions of it at less. A word asking for an action ("create",
+   * "deleted") also asks for that action's terms (rest-actions.ts), alone and
+   * on each other word of the query. Each term is asked for once, for the
+   * first word that yields it; `words` counts the words that yielded any term.
    */
   #queryTerms(query: string): { terms: QueryTerm[]; words: number } {
     const byTerm = new Map<string, { weight: number; word: number }>();
+    const objects: { term: string; word: number }[] = [];
+    const actions: { action: Action; word: number }[] = [];
     let words = 0;
     const add = (candidates: readonly string[], weight: number): void => {
       let yielded = false;
@@ -229,7 +240,15 @@ export class SearchIndex {
     for (const word of splitQueryWords(query)) {
       const term = termOf(word);
       if (term === undefined) continue;
+      const action = queryActionOf(word, term);
+      if (action !== undefined && this.#postings.has(actionTerm(action))) {
+        if (actions.length < MAX_ACTIONS) actions.push({ action, word: words });
+        objects.push({ term, word: words });
+        add([term, actionTerm(action)], 1);
+        continue;
+      }
       if (this.#postings.has(term)) {
+        objects.push({ term, word: words });
         add([term], 1);
         continue;
       }
@@ -237,9 +256,17 @@ export class SearchIndex {
       if (pieces !== undefined) {
         for (const piece of pieces) {
           const pieceTerm = termOf(piece);
-          if (pieceTerm !== undefined && this.#postings.has(pieceTerm)) add([pieceTerm], 1);
+          if (pieceTerm === undefined || !this.#postings.has(pieceTerm)) continue;
+          objects.push({ term: pieceTerm, word: words });
+          add([pieceTerm], 1);
         }
       } else if (word.length >= 3) add(this.#completions(word), PREFIX_WEIGHT);
+    }
+    for (const { action, word } of actions) {
+      for (const object of objects.slice(0, MAX_ACTION_OBJECTS)) {
+        const term = actionObjectTerm(action, object.term);
+        if (object.word !== word && !byTerm.has(term)) byTerm.set(term, { weight: 1, word });
+      }
     }
     return { terms: [...byTerm].map(([term, { weight, word }]) => ({ term, weight, word })), words };
   }

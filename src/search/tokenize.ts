@@ -1,4 +1,4 @@
-import { stemmer } from "stemmer";
+import { expandAbbreviation, stemOf } from "./abbreviations.js";
 import { segmentUnspaced, UNSPACED } from "./unspaced-scripts.js";
 
 /**
@@ -74,11 +74,15 @@ const APOSTROPHE = /['’]/;
 const UPPER = /[A-Z]/;
 const DIGIT = /[0-9]/;
 
-/** The index terms of a word: its stem, or nothing for a stop word. */
+/**
+ * The index term of a word: its stem, with an API abbreviation's stem read as
+ * its full word's ("desc" and "descriptions" are one term), or nothing for a
+ * stop word. Stemmed from three letters up, so "ids", "vms" and "ips" meet
+ * "id", "vm" and "ip".
+ */
 export function termOf(word: string): string | undefined {
   if (STOP_WORDS.has(word)) return undefined;
-  // Three letters and up, so "ids", "vms" and "ips" meet "id", "vm" and "ip".
-  return word.length >= 3 ? stemmer(word) : word;
+  return expandAbbreviation(stemOf(word));
 }
 
 /**

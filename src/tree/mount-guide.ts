@@ -6,7 +6,8 @@ const RANKED_SEARCH = `3. Or, for tasks that name no namespace, several ranked q
    \`for q in "send email" "create issue"; do cat ".search/$q/@index.txt"; done\` (each query's best ten
    operations, then the best five the sources offer but Forage could not describe). The ranking is
    lexical (BM25F over the words of the path, description, capability notes, instructions and input field
-   names): no translation and no synonyms, so use the words the operations themselves use.
+   names): no translation, and no synonyms beyond HTTP verbs ("create" finds POST) and API abbreviations
+   ("desc", "repo"), so use the words the operations themselves use.
 `;
 
 const RANKED_SEARCH_DETAIL = `- Ranked search also lists \`.search/<query>/\` as entries named by rank that read as the operation's \`.d.ts\`,

@@ -1,4 +1,5 @@
-// Search latency of two builds in one process, query by query in alternation, so both see the same machine load.
+// Creation, index build and search latency of two builds in one process, in alternation, so both see the same
+// machine load.
 // Run from the project root: node scripts/bench/catalog-scale/compare.mjs <other checkout> [size]
 // e.g. a copy of the base commit built in /tmp/base: node scripts/bench/catalog-scale/compare.mjs /tmp/base 10000
 import { resolve } from "node:path";
@@ -12,11 +13,27 @@ if (other === undefined) throw new Error("usage: compare.mjs <other checkout wit
 const size = Number(sizeArgument);
 const builds = { other: resolve(other), this: resolve(".") };
 const operations = syntheticOperations(size);
+const creators = {};
+for (const [name, root] of Object.entries(builds))
+  creators[name] = (await import(pathToFileURL(`${root}/dist/catalog/create-catalog.js`).href)).createCatalog;
+// Creation, then the first search, which builds the search index (catalog-core.ts builds it on first use):
+// both builds in alternation, so both see the same load. The last round's catalogs are the ones searched below.
+const rounds = Number(process.env.BENCH_BUILD_ROUNDS ?? 5);
+const built = { other: { create: [], index: [] }, this: { create: [], index: [] } };
 const catalogs = {};
-for (const [name, root] of Object.entries(builds)) {
-  const { createCatalog } = await import(pathToFileURL(`${root}/dist/catalog/create-catalog.js`).href);
-  catalogs[name] = createCatalog({ revision: "bench", operations });
+for (let round = 0; round < rounds; round += 1) {
+  for (const name of round % 2 === 0 ? ["other", "this"] : ["this", "other"]) {
+    let catalog;
+    built[name].create.push(timed(() => (catalog = creators[name]({ revision: "bench", operations }))));
+    built[name].index.push(timed(() => catalog.search("warm")));
+    catalogs[name] = catalog;
+  }
 }
+for (const [name, { create, index }] of Object.entries(built))
+  console.log(
+    `${name}: create median ${percentile(create, 50).toFixed(0)} ms (${create.map((value) => value.toFixed(0)).join(", ")}), ` +
+      `index build on first search median ${percentile(index, 50).toFixed(0)} ms (${index.map((value) => value.toFixed(0)).join(", ")})`,
+  );
 // The same queries as measure.mjs: its exact-path lookups are every 97th path in list order.
 const paths = [];
 for (let cursor = null; ; ) {

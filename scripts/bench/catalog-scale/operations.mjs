@@ -85,6 +85,20 @@ function description(random, verb, resource, namespace) {
   return sentences.join(" ");
 }
 
+/** The method and path an OpenAPI operation of this verb would have; verbs that are not CRUD act on one item. */
+function httpNote(verbName, namespace, resource) {
+  const collection = `/${namespace}/${resource}`;
+  const item = `${collection}/{id}`;
+  const [effect, route] = {
+    list: ["reads", `GET ${collection}`],
+    get: ["reads", `GET ${item}`],
+    create: ["writes", `POST ${collection}`],
+    update: ["writes", `PATCH ${item}`],
+    delete: ["writes", `DELETE ${item}`],
+  }[verbName] ?? ["writes", `POST ${item}/${verbName}`];
+  return `${effect} over HTTP: ${route}`;
+}
+
 /** `count` deterministic, distinct operations (seeded, so every run and size prefix is the same). */
 export function syntheticOperations(count, seed = 42) {
   const random = seededRandom(seed);
@@ -108,6 +122,10 @@ export function syntheticOperations(count, seed = 42) {
     if (random.chance(0.5)) operation.output = objectSchema(random, random.int(1, 5), 1);
     if (random.chance(0.4)) operation.capabilities = random.sample(CAPABILITIES, random.int(1, 2));
     if (random.chance(0.2)) operation.instructions = random.pick(NOTES);
+    // Every other operation carries the HTTP note OpenAPI intake writes (src/cli/openapi-source.ts), so search
+    // weighs REST verbs over half the catalog; drawn from no random number, so the rest of the catalog is unchanged.
+    if (operations.length % 2 === 0)
+      operation.capabilities = [...(operation.capabilities ?? []), httpNote(verbName, namespace, resource)];
     operations.push(operation);
   }
   return operations;

@@ -10,16 +10,22 @@ import { toolPaths } from "./tool-paths.mjs";
 export const DEPTH = 50;
 
 /**
- * Forage over the tools: one operation per tool, empty input, the tool's
- * description. A merged result (with peers) is one group: all its tools sit at
+ * Forage over the tools: one operation per tool, the tool's description and
+ * capability notes (the REST set's HTTP method and path), and its input
+ * schema where the set has one (the REST set), else an empty one. A merged result (with peers) is one group: all its tools sit at
  * that rank, since Forage shows them as one answer.
  */
 export function forageEngine(tools) {
   const { pathById, idByPath } = toolPaths(tools);
-  const input = z.object({});
+  const empty = z.object({});
   const catalog = createCatalog({
     revision: "metatool",
-    operations: tools.map((tool) => ({ path: pathById.get(tool.id), input, description: tool.description })),
+    operations: tools.map((tool) => ({
+      path: pathById.get(tool.id),
+      input: tool.input ?? empty,
+      description: tool.description,
+      capabilities: tool.capabilities ?? [],
+    })),
   });
   return {
     name: "Forage",
@@ -31,10 +37,17 @@ export function forageEngine(tools) {
   };
 }
 
-/** The baseline: MiniSearch with default options over name + description, searched with default options. */
+/** The baseline: MiniSearch with default options over name, description and capability notes, searched with default options. */
 export function miniSearchEngine(tools) {
-  const index = new MiniSearch({ fields: ["name", "description"] });
-  index.addAll(tools.map((tool) => ({ id: tool.id, name: tool.name, description: tool.description })));
+  const index = new MiniSearch({ fields: ["name", "description", "capabilities"] });
+  index.addAll(
+    tools.map((tool) => ({
+      id: tool.id,
+      name: tool.name,
+      description: tool.description,
+      capabilities: (tool.capabilities ?? []).join("\n"),
+    })),
+  );
   return {
     name: "MiniSearch (BM25, defaults)",
     rank(query) {

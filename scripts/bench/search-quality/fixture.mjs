@@ -1,8 +1,10 @@
 // Loads the query sets vendored beside this script: MetaTool (metatool/, MIT, see its README.md), its
-// Chinese and Japanese translations (multilingual/, see its README.md) and the acronym cases (acronyms/).
+// Chinese and Japanese translations (multilingual/, see its README.md), the acronym cases (acronyms/) and
+// REST requests (rest/) over Trello's public spec, vendored in test/fixtures/apis-guru/.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { openApiSource } from "../../../dist/cli/openapi-source.js";
 
 /** The project root: three levels above this script (scripts/bench/search-quality). */
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -31,7 +33,25 @@ function translatedSet(lang, label) {
   return { name: label, folder: "multilingual/", tools, queries };
 }
 
-/** Every set: `{ name, folder, tools: {id, name, description}[], queries: {id, split, query, relevant}[] }`. */
+/**
+ * Trello's operations as `forage mount` reads them from the spec (src/cli/openapi-source.ts): named by
+ * operationId, with the capability note naming the HTTP method and path, and the input schema (Forage
+ * searches its field names and descriptions; the baseline does not).
+ */
+function restSet() {
+  const text = readFileSync(resolve(projectRoot, "test/fixtures/apis-guru/trello.com.json"), "utf8");
+  const tools = openApiSource(text, "trello", "trello.com.json").operations.map((operation) => ({
+    id: operation.path,
+    name: operation.path,
+    description: operation.description,
+    capabilities: operation.capabilities,
+    input: operation.input,
+  }));
+  const queries = readJsonLines("rest/queries.jsonl").map((query) => ({ ...query, split: "rest" }));
+  return { name: "REST requests (Trello)", folder: "rest/", tools, queries };
+}
+
+/** Every set: `{ name, folder, tools: {id, name, description, capabilities?}[], queries: {id, split, query, relevant}[] }`. */
 export function loadSets() {
   return [
     {
@@ -48,5 +68,6 @@ export function loadSets() {
       tools: readJsonLines("acronyms/catalog.jsonl"),
       queries: readJsonLines("acronyms/queries.jsonl").map((query) => ({ ...query, split: "acronyms" })),
     },
+    restSet(),
   ];
 }
