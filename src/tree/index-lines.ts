@@ -1,0 +1,81 @@
+import type { InputNames } from "./input-names.js";
+import { cutText, firstSentence, oneLine } from "./text-pages.js";
+
+/**
+ * How long an index line's parts may be. An index line is what an agent reads to choose an
+ * operation: a signature and one short sentence. Everything else is one hop away, in the
+ * operation's `.json` and `.d.ts`, so a line stays short at any catalog size (docs/mount.md, "Index lines").
+ */
+export interface LineShape {
+  /** Most characters of the whole line. */
+  readonly limit: number;
+  /** Most characters of the signature, `path({ required, optional? })`. */
+  readonly signature: number;
+  /** Most characters of the sentence. */
+  readonly sentence: number;
+  /** The least room worth giving a trailing part (`same as: …`, `optional: …`); with less it is left out. */
+  readonly trailing: number;
+}
+
+/** A directory's index line. */
+export const INDEX_LINE: LineShape = { limit: 240, signature: 120, sentence: 110, trailing: 16 };
+/** A query digest's line: shorter, so a digest of ten stays within SEARCH_DIGEST_BYTES. */
+export const DIGEST_LINE: LineShape = { limit: 160, signature: 76, sentence: 64, trailing: 14 };
+/** A namespace's line: a compact list of every namespace costs little at any size. */
+export const NAMESPACE_LINE_LENGTH = 160;
+/** A left-out operation's line in a query digest. */
+export const DIGEST_UNSUPPORTED_LENGTH = 100;
+
+const SEPARATOR = " — ";
+
+/** What an operation's index line shows. */
+export interface OperationLineFacts {
+  readonly path: string;
+  readonly description: string;
+  /** The catalog's sample call, `await env.PATH(INPUT)`: the signature when the input has no named fields. */
+  readonly sample: string;
+  readonly inputs: InputNames | undefined;
+  /** Equivalent operations elsewhere (search's `peers`). */
+  readonly peers?: readonly string[];
+}
+
+/** `path({ required, optional? }) — first sentence[ — same as: peers]`, within `shape`. */
+export function operationLine(facts: OperationLineFacts, shape: LineShape): string {
+  const signature = signatureOf(facts, shape.signature);
+  const sentence = firstSentence(facts.description, shape.sentence) || "(no description)";
+  const line = `${signature}${SEPARATOR}${sentence}`;
+  const room = shape.limit - line.length - SEPARATOR.length;
+  if (facts.peers === undefined || facts.peers.length === 0 || room < shape.trailing) return cutText(line, shape.limit);
+  return cutText(`${line}${SEPARATOR}${cutText(`same as: ${facts.peers.join(", ")}`, room)}`, shape.limit);
+}
+
+/** `NAME/ — counts — what it is for`, within NAMESPACE_LINE_LENGTH. */
+export function namespaceLine(name: string, counts: string, about: string): string {
+  return oneLine(
+    about === "" ? `${name}/${SEPARATOR}${counts}` : `${name}/${SEPARATOR}${counts}${SEPARATOR}${about}`,
+    NAMESPACE_LINE_LENGTH,
+  );
+}
+
+/** `[unsupported] NAMESPACE: NAME — summary`, within `limit`. */
+export function unsupportedLine(namespace: string, name: string, summary: string | undefined, limit: number): string {
+  return oneLine(`[unsupported] ${namespace}: ${name}${summary === undefined ? "" : `${SEPARATOR}${summary}`}`, limit);
+}
+
+/**
+ * The path and its input's field names, optional ones marked `?`, as many as fit `limit` (then
+ * `…`); the sample call without `await env.` when the input has no named fields.
+ */
+function signatureOf({ path, sample, inputs }: OperationLineFacts, limit: number): string {
+  if (inputs === undefined) {
+    const prefix = `await env.${path}`;
+    return cutText(oneLine(sample.startsWith(prefix) ? `${path}${sample.slice(prefix.length)}` : sample), limit);
+  }
+  const names = [...inputs.required, ...inputs.optional.map((name) => `${name}?`)];
+  if (names.length === 0) return cutText(`${path}({})`, limit);
+  let shown = names.length;
+  const text = (count: number) =>
+    `${path}({ ${[...names.slice(0, count), ...(count < names.length ? ["…"] : [])].join(", ")} })`;
+  while (shown > 0 && text(shown).length > limit) shown -= 1;
+  return cutText(text(shown), limit);
+}
