@@ -2,7 +2,7 @@ import type { Summary } from "../catalog/types.js";
 import type { InputNames } from "./input-names.js";
 import { INDEX_LINE, type LineShape, namespaceLine, operationLine, unsupportedLine } from "./index-lines.js";
 import type { LeftOutOperation } from "./source-info.js";
-import { pageName, plural, positionWords, renderPages } from "./text-pages.js";
+import { cutText, pageName, plural, positionWords, renderPages } from "./text-pages.js";
 
 /** The stem of every directory's index pages: `@index.txt`, `@index.2.txt`, … */
 export const INDEX_STEM = "@index";
@@ -37,18 +37,24 @@ export interface IndexSubject {
 
 /** What every index header says its lines are, so a reader needs no other file to read one. */
 const LINE_FORMAT =
-  "Lines: NAME/ — counts — what it holds | path({ input, optional? }) — first sentence (all of it: NAME.json) | " +
-  "[unsupported] NS: NAME — summary (offered by the source, not described: see NS/@unsupported.txt)";
+  "Lines: NAME/ — counts — about | path({ input, optional? }) — sentence | [unsupported] NS: NAME — summary";
 
-/** The index pages of one directory: a header line saying what the file holds, then one line per child in listing order. */
+/**
+ * The index pages of one directory: a header line saying what the file holds, then one line per
+ * child in listing order. The header is an index line too, so it is held to INDEX_LINE.limit by
+ * cutting the directory's title, the one part of it that a catalog's names can make long.
+ */
 export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]): string[] {
   const described = `${subject.operations} ${plural(subject.operations, "operation")} below`;
   const leftOut = subject.unsupported === 0 ? "" : `, ${subject.unsupported} unsupported`;
   return renderPages(
     INDEX_STEM,
     entries.map((entry) => indexLine(entry)),
-    (at) =>
-      `# ${pageName(INDEX_STEM, at.page)}: index of ${subject.title}, ${described}${leftOut}: ${positionWords(at, "entry")}. ${LINE_FORMAT}`,
+    (at) => {
+      const head = `# ${pageName(INDEX_STEM, at.page)}: index of `;
+      const rest = `, ${described}${leftOut}: ${positionWords(at, "entry")}. ${LINE_FORMAT}`;
+      return `${head}${cutText(subject.title, INDEX_LINE.limit - head.length - rest.length)}${rest}`;
+    },
   );
 }
 

@@ -172,6 +172,7 @@ function namespaceSummary(name: string, facts: DirectoryFacts): string {
   const listed = names.length > 0 ? names : (facts.source?.unsupported ?? []).map(({ name }) => name);
   const more = listed.length > CONTAINS_SHOWN ? ", …" : "";
   const contains = listed.length === 0 ? "" : `contains ${listed.slice(0, CONTAINS_SHOWN).join(", ")}${more}`;
-  const purpose = facts.source === undefined ? "" : sourcePurpose(name, facts.source);
+  // A sentence's full stop would read badly before "; contains".
+  const purpose = facts.source === undefined ? "" : sourcePurpose(name, facts.source).replace(/\.$/, "");
   return [purpose, contains].filter((part) => part !== "").join("; ");
 }
