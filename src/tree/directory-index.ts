@@ -1,6 +1,6 @@
 import type { Summary } from "../catalog/types.js";
-import type { InputNames } from "./input-names.js";
 import { INDEX_LINE, type LineShape, namespaceLine, operationLine, unsupportedLine } from "./index-lines.js";
+import type { InputNames } from "./input-names.js";
 import type { LeftOutOperation } from "./source-info.js";
 import { cutText, pageName, plural, positionWords, renderPages } from "./text-pages.js";
 

@@ -1,8 +1,8 @@
 import type { Forage, Summary } from "../catalog/types.js";
 import { type IndexEntry, indexLine } from "./directory-index.js";
 import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "./index-lines.js";
-import type { LeftOutMatch, LeftOutSearch } from "./left-out-search.js";
 import { operationInputs } from "./input-names.js";
+import type { LeftOutMatch, LeftOutSearch } from "./left-out-search.js";
 import { cutText, plural } from "./text-pages.js";
 
 /** The most results a /.search/<query>/ directory lists. */
