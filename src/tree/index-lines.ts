@@ -1,5 +1,5 @@
 import type { InputNames } from "./input-names.js";
-import { cutText, firstSentence, oneLine } from "./text-pages.js";
+import { cutText, firstSentence, oneLine, plural } from "./text-pages.js";
 
 /**
  * How long an index line's parts may be. An index line is what an agent reads to choose an
@@ -45,8 +45,17 @@ export function operationLine(facts: OperationLineFacts, shape: LineShape): stri
   const sentence = firstSentence(facts.description, shape.sentence) || "(no description)";
   const line = `${signature}${SEPARATOR}${sentence}`;
   const room = shape.limit - line.length - SEPARATOR.length;
-  if (facts.peers === undefined || facts.peers.length === 0 || room < shape.trailing) return cutText(line, shape.limit);
-  return cutText(`${line}${SEPARATOR}${cutText(`same as: ${facts.peers.join(", ")}`, room)}`, shape.limit);
+  const peers = facts.peers ?? [];
+  if (peers.length === 0 || room < shape.trailing) return cutText(line, shape.limit);
+  const sameAs = fittingList(
+    peers,
+    (shown, hidden) =>
+      shown.length === 0
+        ? `same as ${hidden} ${plural(hidden, "other")}`
+        : `same as: ${[...shown, ...(hidden === 0 ? [] : [`+${hidden} more`])].join(", ")}`,
+    room,
+  );
+  return cutText(`${line}${SEPARATOR}${sameAs}`, shape.limit);
 }
 
 /** `NAME/ — counts — what it is for`, within NAMESPACE_LINE_LENGTH. */
@@ -73,9 +82,25 @@ function signatureOf({ path, sample, inputs }: OperationLineFacts, limit: number
   }
   const names = [...inputs.required, ...inputs.optional.map((name) => `${name}?`)];
   if (names.length === 0) return cutText(`${path}({})`, limit);
-  let shown = names.length;
-  const text = (count: number) =>
-    `${path}({ ${[...names.slice(0, count), ...(count < names.length ? ["…"] : [])].join(", ")} })`;
-  while (shown > 0 && text(shown).length > limit) shown -= 1;
-  return cutText(text(shown), limit);
+  return fittingList(
+    names,
+    (shown, hidden) => `${path}({ ${[...shown, ...(hidden === 0 ? [] : ["…"])].join(", ")} })`,
+    limit,
+  );
+}
+
+/**
+ * `render` of as many of `items` as fit `limit`, whole and in order (`hidden` says how many are
+ * left out); cut when even none fits.
+ */
+function fittingList(
+  items: readonly string[],
+  render: (shown: readonly string[], hidden: number) => string,
+  limit: number,
+): string {
+  for (let count = items.length; count > 0; count--) {
+    const text = render(items.slice(0, count), items.length - count);
+    if (text.length <= limit) return text;
+  }
+  return cutText(render([], items.length), limit);
 }
