@@ -193,6 +193,20 @@ describe("index files", () => {
     );
   });
 
+  test("an index line's sentence leaves out HTML tags, not a type's angle brackets", () => {
+    const html = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "pay.link", input, description: "<p>Creates a <code>payment</code> link.</p><p>More.</p>" },
+        { path: "pay.list", input, description: "Returns Array<string> ids." },
+      ],
+    });
+    expect(text(treeOf(html, []), "/pay/@index.txt").split("\n").slice(1, 3)).toEqual([
+      "pay.link({ id }) — Creates a payment link.",
+      "pay.list({ id }) — Returns Array<string> ids.",
+    ]);
+  });
+
   test("the root index lists each namespace with its counts and what it is for, in its source's words", () => {
     const lines = text(shopTree, "/@index.txt").trimEnd().split("\n");
     expect(lines.slice(1)).toEqual([

@@ -27,6 +27,11 @@ export const NAMESPACE_LINE_LENGTH = 160;
 export const DIGEST_UNSUPPORTED_LENGTH = 100;
 
 const SEPARATOR = " — ";
+/**
+ * The HTML tags OpenAPI descriptions are written with (`<p>Creates a payment link.</p>`): bytes that
+ * say nothing in a one-line sentence. Only these, so that a type such as `Array<string>` stays.
+ */
+const MARKUP = /<\/?(?:p|br|code|a|b|i|em|strong|ul|ol|li|span|div|pre|h[1-6])(?:\s[^>]*)?\/?>/gi;
 
 /** What an operation's index line shows. */
 export interface OperationLineFacts {
@@ -42,7 +47,7 @@ export interface OperationLineFacts {
 /** `path({ required, optional? }) — first sentence[ — same as: peers]`, within `shape`. */
 export function operationLine(facts: OperationLineFacts, shape: LineShape): string {
   const signature = signatureOf(facts, shape.signature);
-  const sentence = firstSentence(facts.description, shape.sentence) || "(no description)";
+  const sentence = firstSentence(withoutMarkup(facts.description), shape.sentence) || "(no description)";
   const line = `${signature}${SEPARATOR}${sentence}`;
   const room = shape.limit - line.length - SEPARATOR.length;
   const peers = facts.peers ?? [];
@@ -103,4 +108,9 @@ function fittingList(
     if (text.length <= limit) return text;
   }
   return cutText(render([], items.length), limit);
+}
+
+/** A description without its HTML tags, each read as a space (a `<br>` still parts two words). */
+function withoutMarkup(text: string): string {
+  return text.includes("<") ? text.replace(MARKUP, " ") : text;
 }
