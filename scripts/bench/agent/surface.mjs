@@ -4,10 +4,13 @@
 // the root's first look (`ls` and README), the longest index line, the largest index page, the
 // total of every index page, and the bytes of each query's `.search/<q>/@index.txt` digest (median
 // and largest). It builds the tree the mount serves, in memory (no FUSE): the bytes are the same.
+// For scale, it also prints what the plain folder costs: every tool's name (`jq -r '.tools[].name'`
+// over every file) and every file whole.
 //
 // Usage: node scripts/bench/agent/surface.mjs <catalog-dir> --baseline <other-checkout>/dist [--json]
 // (docs/mount.md states the bounds; BENCHMARKS.md has the figures and how the baseline was built.)
 
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -42,8 +45,26 @@ const builds = { baseline: resolve(values.baseline), this: resolve(import.meta.d
 const figures = {};
 for (const [name, dist] of Object.entries(builds)) figures[name] = await measure(dist);
 
-if (values.json) console.log(JSON.stringify({ catalog: catalogDir, builds, queries: QUERIES, figures }, null, 2));
-else console.log(table(figures));
+const plain = plainFolder(catalogDir);
+
+if (values.json)
+  console.log(JSON.stringify({ catalog: catalogDir, builds, queries: QUERIES, figures, plain }, null, 2));
+else {
+  console.log(table(figures));
+  console.log(`\nplain folder: every tool name ${plain.namesBytes} bytes, every file ${plain.folderBytes} bytes`);
+}
+
+/** What the plain condition's folder holds: the bytes of every tool's name (one a line), and of every file. */
+function plainFolder(dir) {
+  let namesBytes = 0;
+  let folderBytes = 0;
+  for (const file of readdirSync(dir).filter((name) => name.endsWith(".json"))) {
+    const text = readFileSync(join(dir, file));
+    folderBytes += text.length;
+    for (const tool of JSON.parse(text.toString("utf8")).tools) namesBytes += Buffer.byteLength(`${tool.name}\n`);
+  }
+  return { namesBytes, folderBytes };
+}
 
 /** Builds the mount's tree with the dist at `dist` and measures its surface. */
 async function measure(dist) {
