@@ -58,7 +58,7 @@ export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]
   );
 }
 
-/** One entry's line, as every index shows it; `shape` bounds an operation's line (a digest's are shorter). */
+/** One entry's line, as every index shows it; `shape` bounds an operation's or a left-out one's (a digest's are shorter). */
 export function indexLine(entry: IndexEntry, shape: LineShape = INDEX_LINE): string {
   switch (entry.kind) {
     case "operation":
@@ -70,7 +70,7 @@ export function indexLine(entry: IndexEntry, shape: LineShape = INDEX_LINE): str
     }
     case "unsupported": {
       const { name, summary } = entry.operation;
-      return unsupportedLine(entry.namespace, name, summary, Math.min(shape.limit, INDEX_LINE.limit));
+      return unsupportedLine(entry.namespace, name, summary, shape.limit);
     }
   }
 }

@@ -13,7 +13,7 @@ export interface LineShape {
   readonly signature: number;
   /** Most characters of the sentence. */
   readonly sentence: number;
-  /** The least room worth giving a trailing part (`same as: …`, `optional: …`); with less it is left out. */
+  /** The least room worth giving the trailing `same as: …`; with less it is left out. */
   readonly trailing: number;
 }
 

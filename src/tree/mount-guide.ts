@@ -2,9 +2,10 @@ import type { ManifestSource } from "./manifest.js";
 import { SOURCE_FILE, UNSUPPORTED_FILE } from "./source-files.js";
 import { cutText, plural } from "./text-pages.js";
 
-/** Most bytes of the README at any catalog size (docs/mount.md, "The README"). */
-export const MAX_README_BYTES = 2 * 1024;
-/** Most characters of a label the README quotes (the revision, the subtree), so its size never depends on them. */
+/**
+ * Most characters of a label the README quotes (the revision, the subtree), so that its size never
+ * depends on them: nothing else in it grows with the catalog, and it stays within 2 KiB (docs/mount.md, "The README").
+ */
 const QUOTED_LABEL_LENGTH = 64;
 
 const SEARCH_STEP = `1. Search, several needs in one call (ranked lexically, BM25F over the words of paths, descriptions and
