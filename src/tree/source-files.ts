@@ -1,5 +1,5 @@
 import type { SourceInfo } from "./source-info.js";
-import { firstSentence, oneLine, pageName, plural, positionWords, renderPages } from "./text-pages.js";
+import { firstSentence, oneLine, pageName, positionWords, renderPages } from "./text-pages.js";
 
 /** The file in a source's namespace directory that says what the source is and what it says about itself. */
 export const SOURCE_FILE = "@source.txt";
