@@ -193,6 +193,22 @@ describe("index files", () => {
     );
   });
 
+  test("a long path stays whole in its index line and its digest line; the input names and sentence give way", () => {
+    const path = `long.${"segment_name_".repeat(11)}end`;
+    const wide = z.object({ first_input: z.string(), second_input: z.string().optional() });
+    const long = createCatalog({
+      revision: "r",
+      operations: [{ path, input: wide, description: "Does the one long-named thing. More words." }],
+    });
+    const tree = treeOf(long, []);
+    const indexLine = text(tree, "/long/@index.txt").split("\n")[1] as string;
+    const digestLine = text(tree, "/.search/long named thing/@index.txt").split("\n")[1] as string;
+    expect(path.length).toBeGreaterThan(140);
+    expect(indexLine).toBe(`${path}({ … }) — Does the one long-named thing.`);
+    expect(digestLine.startsWith(`${path}({ … }) — `)).toBe(true);
+    expect(digestLine.length).toBeLessThanOrEqual(240);
+  });
+
   test("an index line's sentence leaves out HTML tags, not a type's angle brackets", () => {
     const html = createCatalog({
       revision: "r",

@@ -27,6 +27,8 @@ export const NAMESPACE_LINE_LENGTH = 160;
 export const DIGEST_UNSUPPORTED_LENGTH = 100;
 
 const SEPARATOR = " — ";
+/** The least of a sentence a line keeps, however long its path. */
+const MIN_SENTENCE = 24;
 /**
  * The HTML tags OpenAPI descriptions are written with (`<p>Creates a payment link.</p>`): bytes that
  * say nothing in a one-line sentence. Only these, so that a type such as `Array<string>` stays.
@@ -44,14 +46,23 @@ export interface OperationLineFacts {
   readonly peers?: readonly string[];
 }
 
-/** `path({ required, optional? }) — first sentence[ — same as: peers]`, within `shape`. */
+/**
+ * `path({ required, optional? }) — first sentence[ — same as: peers]`, within `shape`. The path is
+ * never cut short of INDEX_LINE.limit: it is what a reader names the operation by, so a long path
+ * takes the room of its input names and its sentence first.
+ */
 export function operationLine(facts: OperationLineFacts, shape: LineShape): string {
-  const signature = signatureOf(facts, shape.signature);
-  const sentence = firstSentence(withoutMarkup(facts.description), shape.sentence) || "(no description)";
+  const signature = `${facts.path}${inputText(facts, shape.signature - facts.path.length)}`;
+  const sentenceRoom = Math.max(
+    Math.min(shape.sentence, shape.limit - signature.length - SEPARATOR.length),
+    MIN_SENTENCE,
+  );
+  const sentence = firstSentence(withoutMarkup(facts.description), sentenceRoom) || "(no description)";
   const line = `${signature}${SEPARATOR}${sentence}`;
   const room = shape.limit - line.length - SEPARATOR.length;
   const peers = facts.peers ?? [];
-  if (peers.length === 0 || room < shape.trailing) return cutText(line, shape.limit);
+  // Only a path too long for `shape` makes the line longer than it, and never longer than an index line.
+  if (peers.length === 0 || room < shape.trailing) return cutText(line, INDEX_LINE.limit);
   const sameAs = fittingList(
     peers,
     (shown, hidden) =>
@@ -77,26 +88,22 @@ export function unsupportedLine(namespace: string, name: string, summary: string
 }
 
 /**
- * The path and its input's field names, optional ones marked `?`, as many as fit `limit` (then
- * `…`); the sample call without `await env.` when the input has no named fields.
+ * The input part of a signature: its field names, optional ones marked `?`, as many as fit `limit`
+ * (then `…`); the sample call's input when the input has no named fields.
  */
-function signatureOf({ path, sample, inputs }: OperationLineFacts, limit: number): string {
+function inputText({ path, sample, inputs }: OperationLineFacts, limit: number): string {
   if (inputs === undefined) {
     const prefix = `await env.${path}`;
-    return cutText(oneLine(sample.startsWith(prefix) ? `${path}${sample.slice(prefix.length)}` : sample), limit);
+    return cutText(oneLine(sample.startsWith(prefix) ? sample.slice(prefix.length) : "(…)"), Math.max(limit, 3));
   }
   const names = [...inputs.required, ...inputs.optional.map((name) => `${name}?`)];
-  if (names.length === 0) return cutText(`${path}({})`, limit);
-  return fittingList(
-    names,
-    (shown, hidden) => `${path}({ ${[...shown, ...(hidden === 0 ? [] : ["…"])].join(", ")} })`,
-    limit,
-  );
+  if (names.length === 0) return "({})";
+  return fittingList(names, (shown, hidden) => `({ ${[...shown, ...(hidden === 0 ? [] : ["…"])].join(", ")} })`, limit);
 }
 
 /**
  * `render` of as many of `items` as fit `limit`, whole and in order (`hidden` says how many are
- * left out); cut when even none fits.
+ * left out); of none when even one does not fit.
  */
 function fittingList(
   items: readonly string[],
@@ -107,7 +114,7 @@ function fittingList(
     const text = render(items.slice(0, count), items.length - count);
     if (text.length <= limit) return text;
   }
-  return cutText(render([], items.length), limit);
+  return render([], items.length);
 }
 
 /** A description without its HTML tags, each read as a space (a `<br>` still parts two words). */
