@@ -185,7 +185,12 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
     expect(out.stdout).toContain('# @index.txt: search results for "send email", best first:');
     expect(out.stdout).toContain('# @index.txt: search results for "create issue", best first:');
     const best = catalog.search("send email", { limit: 1 }).results[0]!;
-    expect(out.stdout).toContain(`${best.path} — `);
+    expect(out.stdout).toContain(`\n${best.path}({ `);
+    // docs/mount.md, "The README" and "Search": what the first calls cost stays small through the mount too.
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(2 * 1024);
+    const digest = sh(`cat ${quote(join(mnt, ".search/send email/@index.txt"))}`).stdout;
+    expect(Buffer.byteLength(digest)).toBeLessThanOrEqual(2 * 1024);
+    expect(out.stdout.startsWith(digest)).toBe(true);
   });
 
   test("/.afi/search round trip: exact, regex and a bad regex", () => {

@@ -131,26 +131,15 @@ describe("source files", () => {
       "index.d.ts",
       "package.json",
     ]);
-    expect(text(sub, "/README.md")).toContain(
-      "0 of 1 operation of empty is described here; the other 1 is listed in @unsupported.txt",
-    );
+    expect(text(sub, "/README.md")).toContain("Of the 1 source here, 1 operation is unsupported");
     expect(text(sub, "/README.md")).not.toContain("shop");
   });
 
-  test("the README and manifest count every source, in the singular where there is one", () => {
-    const readme = text(shopTree, "/README.md");
-    expect(readme).toContain(
-      "2 of 5 operations of shop are described here; the other 3 are listed in shop/@unsupported.txt with the reasons",
-    );
-    expect(readme).toContain(
-      "0 of 2 operations of empty are described here; the other 2 are listed in empty/@unsupported.txt",
-    );
-    const one = treeOf(shop, [source("shop", { declared: 3, unsupported: leftOut(1) })]);
-    expect(text(one, "/README.md")).toContain(
-      "2 of 3 operations of shop are described here; the other 1 is listed in shop/@unsupported.txt",
-    );
+  test("the README counts what the sources left out in all; each namespace's line and @source.txt count its own", () => {
+    expect(text(shopTree, "/README.md")).toContain("Of the 2 sources here, 5 operations are unsupported");
+    expect(text(shopTree, "/shop/@source.txt")).toContain("Operations: 5 declared, 2 described here, 3 unsupported");
     const all = treeOf(shop, [source("tools", { declared: 1 })]);
-    expect(text(all, "/README.md")).toContain("the 1 operation of tools is described here");
+    expect(text(all, "/README.md")).not.toContain("unsupported,");
     expect(names(all, "/tools")).not.toContain("@unsupported.txt");
   });
 
@@ -169,19 +158,19 @@ describe("source files", () => {
 });
 
 describe("index files", () => {
-  test("a namespace's index: a header, one line per operation with its first sentence and sample, then its left-out ones", () => {
+  test("a namespace's index: a header, one line per operation with its signature and first sentence, then its left-out ones", () => {
     const lines = text(shopTree, "/shop/@index.txt").trimEnd().split("\n");
     expect(lines[0]).toMatch(/^# @index\.txt: index of namespace shop, 2 operations below, 3 unsupported: 5 entries\./);
     expect(lines.slice(1)).toEqual([
-      'shop.get_order — (no description) — await env.shop.get_order({ id: "…" })',
-      'shop.list_orders — List the orders of a customer. — await env.shop.list_orders({ id: "…" })',
+      "shop.get_order({ id }) — (no description)",
+      "shop.list_orders({ id }) — List the orders of a customer.",
       "[unsupported] shop: POST /carts/0 — Item number 0",
       "[unsupported] shop: POST /carts/1 — Item number 1",
       "[unsupported] shop: POST /carts/2 — Item number 2",
     ]);
   });
 
-  test("an operation's index line names its optional inputs after the sample, which spells the required ones", () => {
+  test("an operation's signature names its required inputs, then its optional ones marked ?", () => {
     const browser = createCatalog({
       revision: "r",
       operations: [
@@ -196,18 +185,50 @@ describe("index files", () => {
     const tree = treeOf(browser, []);
     const lines = text(tree, "/web/@index.txt").trimEnd().split("\n").slice(1);
     expect(lines).toEqual([
-      "web.close — Close the browser. — await env.web.close({})",
-      'web.navigate — Open a page. — await env.web.navigate({ url: "…" }) — optional: headless, timeout',
+      "web.close({}) — Close the browser.",
+      "web.navigate({ url, headless?, timeout? }) — Open a page.",
     ]);
-    expect(text(tree, "/.search/navigate/@index.txt")).toContain("— optional: headless, timeout\n");
+    expect(text(tree, "/.search/navigate/@index.txt")).toContain(
+      "\nweb.navigate({ url, headless?, timeout? }) — Open a page.\n",
+    );
   });
 
-  test("the root index lists each namespace with its summary and counts", () => {
+  test("a long path stays whole in its index line and its digest line; the input names and sentence give way", () => {
+    const path = `long.${"segment_name_".repeat(11)}end`;
+    const wide = z.object({ first_input: z.string(), second_input: z.string().optional() });
+    const long = createCatalog({
+      revision: "r",
+      operations: [{ path, input: wide, description: "Does the one long-named thing. More words." }],
+    });
+    const tree = treeOf(long, []);
+    const indexLine = text(tree, "/long/@index.txt").split("\n")[1] as string;
+    const digestLine = text(tree, "/.search/long named thing/@index.txt").split("\n")[1] as string;
+    expect(path.length).toBeGreaterThan(140);
+    expect(indexLine).toBe(`${path}({ … }) — Does the one long-named thing.`);
+    expect(digestLine.startsWith(`${path}({ … }) — `)).toBe(true);
+    expect(digestLine.length).toBeLessThanOrEqual(240);
+  });
+
+  test("an index line's sentence leaves out HTML tags, not a type's angle brackets", () => {
+    const html = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "pay.link", input, description: "<p>Creates a <code>payment</code> link.</p><p>More.</p>" },
+        { path: "pay.list", input, description: "Returns Array<string> ids." },
+      ],
+    });
+    expect(text(treeOf(html, []), "/pay/@index.txt").split("\n").slice(1, 3)).toEqual([
+      "pay.link({ id }) — Creates a payment link.",
+      "pay.list({ id }) — Returns Array<string> ids.",
+    ]);
+  });
+
+  test("the root index lists each namespace with its counts and what it is for, in its source's words", () => {
     const lines = text(shopTree, "/@index.txt").trimEnd().split("\n");
     expect(lines.slice(1)).toEqual([
-      "empty/ — OpenAPI 3.1 spec; contains GET /items/0, GET /items/1 — 0 operations, 2 unsupported (empty/@unsupported.txt)",
-      "shop/ — Shop API 2.1: Orders and carts. Contains get_order, list_orders — 2 operations, 3 unsupported (shop/@unsupported.txt)",
-      "tools/ — contains lint — 1 operation",
+      "empty/ — 0 operations, 2 unsupported — contains GET /items/0, GET /items/1",
+      "shop/ — 2 operations, 3 unsupported — Shop API: Orders and carts; contains get_order, list_orders",
+      "tools/ — 1 operation — contains lint",
     ]);
   });
 
@@ -231,7 +252,7 @@ describe("index files", () => {
           .trimEnd()
           .split("\n")
           .slice(1)
-          .map((line) => line.split(" — ")[0]),
+          .map((line) => line.split(/\(| — /)[0]),
         path,
       ).toEqual(expected);
     }
@@ -240,10 +261,8 @@ describe("index files", () => {
 
   test("a query directory's index adds the best left-out matches after the ranked ones, and results.json names them", () => {
     const lines = text(shopTree, "/.search/orders carts/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toMatch(
-      /search results for "orders carts", best first: 2 ranked operations, then the best 3 unsupported/,
-    );
-    expect(lines.slice(1, 3).map((line) => line.split(" — ")[0])).toEqual(
+    expect(lines[0]).toMatch(/search results for "orders carts", best first: 2 ranked operations, then 3 unsupported/);
+    expect(lines.slice(1, 3).map((line) => line.slice(0, line.indexOf("(")))).toEqual(
       shop.search("orders carts").results.map((result) => result.path),
     );
     expect(lines.slice(3)).toHaveLength(3);
@@ -266,11 +285,9 @@ describe("index files", () => {
       })),
     });
     const lines = text(treeOf(many, []), "/.search/order/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toMatch(
-      /best first: the best 10 of 30 ranked operations \(all of them: ls this directory, or results\.json\)/,
-    );
+    expect(lines[0]).toMatch(/best first: 10 of 30 ranked operations \(all: results\.json\)/);
     expect(lines.slice(1)).toEqual(
-      many.search("order", { limit: 10 }).results.map((result) => expect.stringMatching(`^${result.path} — `)),
+      many.search("order", { limit: 10 }).results.map((result) => expect.stringMatching(`^${result.path}\\(`)),
     );
   });
 
@@ -287,21 +304,27 @@ describe("paging", () => {
   test("a long left-out list is paged, each page naming the next, every entry once", () => {
     const many = source("big", { declared: 1_300, unsupported: leftOut(1_300) });
     const tree = treeOf(createCatalog({ revision: "r", operations: [] }), [many]);
-    expect(names(tree, "/big")).toEqual([
+    const listed = names(tree, "/big");
+    const pageNames = (stem: string) => listed.filter((name) => name.startsWith(stem));
+    const count = pageNames("@unsupported").length;
+    expect(count).toBeGreaterThan(2);
+    expect(pageNames("@index")).toEqual([
       "@index.txt",
-      "@index.2.txt",
-      "@index.3.txt",
-      "@source.txt",
-      "@unsupported.txt",
-      "@unsupported.2.txt",
-      "@unsupported.3.txt",
+      ...Array.from({ length: 6 }, (_, at) => `@index.${at + 2}.txt`),
     ]);
-    const pages = ["@unsupported.txt", "@unsupported.2.txt", "@unsupported.3.txt"].map((name) =>
-      text(tree, `/big/${name}`),
+    expect(pageNames("@unsupported")).toEqual([
+      "@unsupported.txt",
+      ...Array.from({ length: count - 1 }, (_, at) => `@unsupported.${at + 2}.txt`),
+    ]);
+    expect(listed).toEqual([...pageNames("@index"), "@source.txt", ...pageNames("@unsupported")]);
+    const pages = pageNames("@unsupported").map((name) => text(tree, `/big/${name}`));
+    expect(pages[0]?.split("\n")[0]).toMatch(
+      new RegExp(`entries 1–\\d+ of 1300, page 1 of ${count}, next page @unsupported\\.2\\.txt`),
     );
-    expect(pages[0]?.split("\n")[0]).toMatch(/entries 1–\d+ of 1300, page 1 of 3, next page @unsupported\.2\.txt/);
     expect(pages[0]).toMatch(/# continued in @unsupported\.2\.txt\n$/);
-    expect(pages[2]?.split("\n")[0]).toMatch(/entries \d+–1300 of 1300, page 3 of 3, last page/);
+    expect(pages[count - 1]?.split("\n")[0]).toMatch(
+      new RegExp(`entries \\d+–1300 of 1300, page ${count} of ${count}, last page`),
+    );
     const entries = pages.flatMap((page) => page.split("\n").filter((line) => line.startsWith("unsupported: ")));
     expect(entries).toHaveLength(1_300);
     expect(new Set(entries).size).toBe(1_300);
@@ -311,7 +334,7 @@ describe("paging", () => {
     }
   });
 
-  test("pages also split by bytes: long lines never make a page over 64 KiB", () => {
+  test("pages also split by bytes: long lines never make a page over 16 KiB", () => {
     const long = "word ".repeat(120);
     const operations = Array.from({ length: 400 }, (_, index) => ({
       path: `wide.op${String(index).padStart(3, "0")}`,

@@ -212,14 +212,16 @@ describe("/.search/<query>/", () => {
     const expected = catalog.search("send an email", { limit: 10 }).results;
     const lines = text(tree, "/.search/send an email/@index.txt").trimEnd().split("\n");
     expect(lines[0]).toMatch(/^# @index\.txt: search results for "send an email", best first: \d+ ranked operations/);
-    expect(lines.slice(1).map((line) => line.split(" — ")[0])).toEqual(expected.map((result) => result.path));
-    expect(lines[1]).toContain(expected[0]!.sample);
+    expect(lines.slice(1).map((line) => line.slice(0, line.indexOf("(")))).toEqual(
+      expected.map((result) => result.path),
+    );
+    expect(lines[1]).toBe("mail.messages.send({ to, subject, body, cc?, attachments? }) — Send an email message.");
   });
 
   test("the /.search root lists nothing and an unmatched query is an empty directory with its index and results.json", () => {
     expect(tree.list("/.search")).toEqual([]);
     expect(names(tree, "/.search/zzzqqq")).toEqual(["@index.txt", "results.json"]);
-    expect(text(tree, "/.search/zzzqqq/@index.txt")).toMatch(/best first: 0 ranked operations: 0 entries\./);
+    expect(text(tree, "/.search/zzzqqq/@index.txt")).toMatch(/best first: 0 ranked operations\. [^\n]*\n$/);
     expect(errorCode(() => tree.stat("/.search/send email/99-nothing.d.ts"))).toBe("not_found");
   });
 });
@@ -393,8 +395,8 @@ describe("errors and cloaking", () => {
   });
 });
 
-// docs/mount.md, "The README"
-describe("the README's namespace map", () => {
+// docs/mount.md, "The README" and "Index lines"
+describe("the README and the namespace list", () => {
   const manyNamespaces = (count: number) =>
     createCatalog({
       revision: `ns-${count}`,
@@ -405,20 +407,20 @@ describe("the README's namespace map", () => {
       })),
     });
 
-  test("repeats the root index's namespace lines when they fit one index page", () => {
-    const small = treeOf(manyNamespaces(3));
-    const readme = text(small, "/README.md");
-    const lines = text(small, "/@index.txt").split("\n").slice(1, -1);
-    expect(lines).toHaveLength(3);
-    expect(readme).toContain(`\n## Namespaces\n\n${lines.join("\n")}\n`);
-    expect(readme).toContain('Pick the namespaces from "Namespaces" below');
-  });
-
-  test("is left out, and the first step names the paged index, when the namespaces take more than one page", () => {
-    const large = treeOf(manyNamespaces(501));
-    const readme = text(large, "/README.md");
-    expect(names(large, "/")).toContain("@index.2.txt");
-    expect(readme).not.toContain("## Namespaces");
-    expect(readme).toContain("1. `cat @index.txt` (and the pages it names)");
+  test("the README maps no namespace and points at the root index, which lists each in one short line", () => {
+    for (const count of [3, 501]) {
+      const target = treeOf(manyNamespaces(count));
+      const readme = text(target, "/README.md");
+      expect(readme).not.toContain("n0/");
+      expect(readme).toContain("`cat @index.txt` lists the namespaces, one short line each");
+      const pages = names(target, "/").filter((name) => name.startsWith("@index"));
+      const lines = pages.flatMap((page) =>
+        text(target, `/${page}`)
+          .split("\n")
+          .filter((line) => /^n\d/.test(line)),
+      );
+      expect(lines).toHaveLength(count);
+      expect(lines[0]).toBe("n0/ — 1 operation — contains op");
+    }
   });
 });

@@ -34,7 +34,6 @@ export function* catalogTreeSteps(forage: Forage, options: CatalogTreeOptions): 
     // The root's composed declaration is read on demand, once the tree exists.
     addMetadataFiles(layout, options, count, sources, {
       rootDeclaration: () => (tree as CatalogTree).composedRoot(),
-      namespaceMap: () => (tree as CatalogTree).namespaceMap(),
     }),
   );
   tree = new CatalogTree(forage, options, layout);
@@ -70,11 +69,6 @@ class CatalogTree implements VirtualTree {
   /** The composed declaration of the root, for the metadata files that show it. */
   composedRoot(): string {
     return this.#namespaceFiles.composedDeclaration("/");
-  }
-
-  /** The root index's namespace lines, for the README's map. */
-  namespaceMap(): readonly string[] | undefined {
-    return this.#namespaceFiles.namespaceLines("/");
   }
 
   stat(path: string): TreeNodeInfo {

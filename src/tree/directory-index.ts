@@ -1,7 +1,8 @@
 import type { Summary } from "../catalog/types.js";
-import { UNSUPPORTED_FILE } from "./source-files.js";
+import { INDEX_LINE, type LineShape, namespaceLine, operationLine, unsupportedLine } from "./index-lines.js";
+import type { InputNames } from "./input-names.js";
 import type { LeftOutOperation } from "./source-info.js";
-import { firstSentence, oneLine, pageName, plural, positionWords, renderPages } from "./text-pages.js";
+import { cutText, pageName, plural, positionWords, renderPages } from "./text-pages.js";
 
 /** The stem of every directory's index pages: `@index.txt`, `@index.2.txt`, … */
 export const INDEX_STEM = "@index";
@@ -11,8 +12,8 @@ export type IndexEntry =
   | {
       readonly kind: "operation";
       readonly summary: Summary;
-      /** Its optional top-level input names (see optionalInputs). */
-      readonly optional: readonly string[];
+      /** Its top-level input names (see inputNames). */
+      readonly inputs: InputNames | undefined;
     }
   | {
       readonly kind: "namespace";
@@ -36,43 +37,40 @@ export interface IndexSubject {
 
 /** What every index header says its lines are, so a reader needs no other file to read one. */
 const LINE_FORMAT =
-  "Lines: NAME/ — summary — counts | path — first sentence — sample call[ — optional: other inputs] | [unsupported] NAMESPACE: NAME — summary " +
-  "(an operation the source offers under that name; Forage could not describe its schema exactly, so it has no " +
-  ".d.ts or .json here, and the source's @unsupported.txt says why)";
+  "Lines: NAME/ — counts — about | path({ input, optional? }) — sentence | [unsupported] NS: NAME — summary";
 
-/** The index pages of one directory: a header line saying what the file holds, then one line per child in listing order. */
+/**
+ * The index pages of one directory: a header line saying what the file holds, then one line per
+ * child in listing order. The header is an index line too, so it is held to INDEX_LINE.limit by
+ * cutting the directory's title, the one part of it that a catalog's names can make long.
+ */
 export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]): string[] {
   const described = `${subject.operations} ${plural(subject.operations, "operation")} below`;
   const leftOut = subject.unsupported === 0 ? "" : `, ${subject.unsupported} unsupported`;
-  return indexPagesHeaded(`index of ${subject.title}, ${described}${leftOut}`, entries);
-}
-
-/** Index pages under a headline of their own (a search's, say), each header giving the position and the line format. */
-export function indexPagesHeaded(headline: string, entries: readonly IndexEntry[]): string[] {
   return renderPages(
     INDEX_STEM,
-    entries.map(indexLine),
-    (at) => `# ${pageName(INDEX_STEM, at.page)}: ${headline}: ${positionWords(at, "entry")}. ${LINE_FORMAT}`,
+    entries.map((entry) => indexLine(entry)),
+    (at) => {
+      const head = `# ${pageName(INDEX_STEM, at.page)}: index of `;
+      const rest = `, ${described}${leftOut}: ${positionWords(at, "entry")}. ${LINE_FORMAT}`;
+      return `${head}${cutText(subject.title, INDEX_LINE.limit - head.length - rest.length)}${rest}`;
+    },
   );
 }
 
-/** One entry's line, as every index shows it. */
-export function indexLine(entry: IndexEntry): string {
+/** One entry's line, as every index shows it; `shape` bounds an operation's or a left-out one's (a digest's are shorter). */
+export function indexLine(entry: IndexEntry, shape: LineShape = INDEX_LINE): string {
   switch (entry.kind) {
-    case "operation": {
-      const { path, description, sample } = entry.summary;
-      const optional = entry.optional.length === 0 ? "" : ` — optional: ${entry.optional.join(", ")}`;
-      return oneLine(`${path} — ${firstSentence(description) || "(no description)"} — ${sample}${optional}`);
-    }
+    case "operation":
+      return operationLine({ ...entry.summary, inputs: entry.inputs }, shape);
     case "namespace": {
       const counts = `${entry.operations} ${plural(entry.operations, "operation")}`;
-      const leftOut =
-        entry.unsupported === 0 ? "" : `, ${entry.unsupported} unsupported (${entry.name}/${UNSUPPORTED_FILE})`;
-      return oneLine(`${entry.name}/ — ${entry.summary} — ${counts}${leftOut}`);
+      const leftOut = entry.unsupported === 0 ? "" : `, ${entry.unsupported} unsupported`;
+      return namespaceLine(entry.name, `${counts}${leftOut}`, entry.summary);
     }
     case "unsupported": {
       const { name, summary } = entry.operation;
-      return oneLine(`[unsupported] ${entry.namespace}: ${name}${summary === undefined ? "" : ` — ${summary}`}`);
+      return unsupportedLine(entry.namespace, name, summary, shape.limit);
     }
   }
 }

@@ -28,13 +28,11 @@ export interface MountFileOptions {
 export interface RootTexts {
   /** The editor's index.d.ts. */
   readonly rootDeclaration: () => string;
-  /** The root index's namespace lines, for the README's map; undefined when too many for one page. */
-  readonly namespaceMap: () => readonly string[] | undefined;
 }
 
 /**
  * Adds the files that describe the mount rather than an operation: /.afi with its manifest
- * and search control file, /.search, the README (with the namespace map), tsconfig.json,
+ * and search control file, /.search, the README, tsconfig.json,
  * and the editor's index.d.ts and package.json.
  */
 export function addMetadataFiles(
@@ -67,7 +65,7 @@ export function addMetadataFiles(
   if (searchable) layout.addNode(CONTROL_FILE, { kind: "control" });
   if (rankedSearch)
     layout.addNode(SEARCH_ROOT, { kind: "directory", namespace: undefined, children: [], unlisted: true });
-  layout.addFile("/README.md", () => mountReadme({ ...facts, namespaceMap: root.namespaceMap() }));
+  layout.addFile("/README.md", () => mountReadme(facts));
   layout.addFile("/tsconfig.json", mountTsconfig);
   layout.addFile(`/${EDITOR_INDEX_FILE}`, root.rootDeclaration);
   layout.addFile(`/${EDITOR_PACKAGE_FILE}`, () => mountPackageJson(facts));

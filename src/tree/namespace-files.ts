@@ -1,10 +1,17 @@
 import type { CatalogLayout, DirectoryFacts } from "./catalog-layout.js";
-import { INDEX_STEM, type IndexEntry, indexLine, indexPages } from "./directory-index.js";
+import { INDEX_STEM, type IndexEntry, indexPages } from "./directory-index.js";
 import { composedNamespaceDeclaration, type DeclaredChild } from "./editor-declarations.js";
-import { optionalInputs } from "./optional-inputs.js";
-import { SOURCE_FILE, sourceSummary, sourceText, UNSUPPORTED_STEM, unsupportedPages } from "./source-files.js";
+import { operationInputs } from "./input-names.js";
+import {
+  SOURCE_FILE,
+  sourcePurpose,
+  sourceSummary,
+  sourceText,
+  UNSUPPORTED_STEM,
+  unsupportedPages,
+} from "./source-files.js";
 import type { SourceInfo } from "./source-info.js";
-import { MAX_PAGE_BYTES, MAX_PAGE_LINES, pageName } from "./text-pages.js";
+import { pageName } from "./text-pages.js";
 import { type FileNode, fileNode, renderedFile } from "./tree-nodes.js";
 import { childPath } from "./tree-path.js";
 
@@ -52,21 +59,6 @@ export class NamespaceFiles {
       this.#made.set(directory, files);
     }
     return files;
-  }
-
-  /**
-   * The index lines of a directory's namespaces, for the README's map; undefined when they would
-   * not fit one index page, so the README stays short and points at the paged index instead.
-   */
-  namespaceLines(directory: string): string[] | undefined {
-    const facts = this.#layout.facts(directory);
-    if (facts === undefined) return undefined;
-    // Only the namespace children: an operation's line would describe it, for nothing here.
-    const lines = facts.children.flatMap((child) =>
-      child.kind === "namespace" ? [indexLine(this.#namespaceEntry(directory, child.name))] : [],
-    );
-    const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
-    return lines.length <= MAX_PAGE_LINES && bytes <= MAX_PAGE_BYTES ? lines : undefined;
   }
 
   /** The declaration of a directory's namespace, composed from its operations' files and its namespaces' files. */
@@ -144,7 +136,7 @@ export class NamespaceFiles {
   #indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {
     const entries: IndexEntry[] = facts.children.map((child) =>
       child.kind === "operation"
-        ? { ...child, optional: optionalInputs(this.#layout.forage, child.summary.path) }
+        ? { ...child, inputs: operationInputs(this.#layout.forage, child.summary.path) }
         : this.#namespaceEntry(directory, child.name),
     );
     const source = facts.source;
@@ -158,27 +150,29 @@ export class NamespaceFiles {
     return {
       kind: "namespace",
       name,
-      summary: namespaceSummary(below),
+      summary: namespaceSummary(name, below),
       operations: below.operations,
       unsupported: below.unsupported,
     };
   }
 }
 
+/** The names a namespace line shows of what it contains. */
+const CONTAINS_SHOWN = 4;
+
 /**
- * A namespace's one line: its source's title and description, then the names of its first few
- * children (left-out ones when nothing is described), which say more than a title to an agent scanning the root.
+ * What a namespace is for, in a few words: its source's own (see sourcePurpose), then the names of
+ * its first few children (left-out ones when nothing is described), which say what it holds when
+ * its name misleads.
  */
-function namespaceSummary(facts: DirectoryFacts): string {
-  const shown = 6;
+function namespaceSummary(name: string, facts: DirectoryFacts): string {
   const names = facts.children.map((child) =>
     child.kind === "namespace" ? `${child.name}/` : (child.summary.path.split(".").pop() as string),
   );
   const listed = names.length > 0 ? names : (facts.source?.unsupported ?? []).map(({ name }) => name);
-  const contains =
-    listed.length === 0 ? "" : `contains ${listed.slice(0, shown).join(", ")}${listed.length > shown ? ", …" : ""}`;
-  if (facts.source === undefined) return contains;
-  const summary = sourceSummary(facts.source);
-  if (contains === "") return summary;
-  return /[.!?]$/.test(summary) ? `${summary} C${contains.slice(1)}` : `${summary}; ${contains}`;
+  const more = listed.length > CONTAINS_SHOWN ? ", …" : "";
+  const contains = listed.length === 0 ? "" : `contains ${listed.slice(0, CONTAINS_SHOWN).join(", ")}${more}`;
+  // A sentence's full stop would read badly before "; contains".
+  const purpose = facts.source === undefined ? "" : sourcePurpose(name, facts.source).replace(/\.$/, "");
+  return [purpose, contains].filter((part) => part !== "").join("; ");
 }

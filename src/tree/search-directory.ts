@@ -1,8 +1,9 @@
 import type { Forage, Summary } from "../catalog/types.js";
-import { type IndexEntry, indexPagesHeaded } from "./directory-index.js";
+import { type IndexEntry, indexLine } from "./directory-index.js";
+import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "./index-lines.js";
+import { operationInputs } from "./input-names.js";
 import type { LeftOutMatch, LeftOutSearch } from "./left-out-search.js";
-import { optionalInputs } from "./optional-inputs.js";
-import { plural } from "./text-pages.js";
+import { cutText, plural } from "./text-pages.js";
 
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;
@@ -13,7 +14,11 @@ export const SEARCH_DIRECTORY_LIMIT = 50;
  * undescribed one does it.
  */
 export const SEARCH_INDEX_RANKED = 10;
-export const SEARCH_INDEX_LEFT_OUT = 5;
+export const SEARCH_INDEX_LEFT_OUT = 3;
+/** Most bytes of a query's digest, header included (docs/mount.md, "Search"). */
+export const SEARCH_DIGEST_BYTES = 2 * 1024;
+/** Most characters of the query as the digest's header quotes it. */
+const QUOTED_QUERY_LENGTH = 80;
 
 /** One ranked entry of a /.search/<query>/ directory. */
 export interface RankedEntry {
@@ -58,19 +63,42 @@ function queryIndexPages(
   results: readonly Summary[],
   unsupported: readonly LeftOutMatch[],
 ): string[] {
-  const shown = results.slice(0, SEARCH_INDEX_RANKED);
   const entries: IndexEntry[] = [
-    ...shown.map(
-      (summary): IndexEntry => ({ kind: "operation", summary, optional: optionalInputs(forage, summary.path) }),
-    ),
+    ...results
+      .slice(0, SEARCH_INDEX_RANKED)
+      .map((summary): IndexEntry => ({ kind: "operation", summary, inputs: operationInputs(forage, summary.path) })),
     ...unsupported.map((match): IndexEntry => ({ kind: "unsupported", ...match })),
   ];
-  const ranked =
-    shown.length === results.length
-      ? `${results.length} ranked ${plural(results.length, "operation")}`
-      : `the best ${shown.length} of ${results.length} ranked operations (all of them: ls this directory, or results.json)`;
-  const leftOut = unsupported.length === 0 ? "" : `, then the best ${unsupported.length} unsupported`;
-  return indexPagesHeaded(`search results for ${JSON.stringify(query)}, best first: ${ranked}${leftOut}`, entries);
+  const lines = entries.map((entry) =>
+    indexLine(entry, entry.kind === "operation" ? DIGEST_LINE : { ...DIGEST_LINE, limit: DIGEST_UNSUPPORTED_LENGTH }),
+  );
+  // The longest header this query could have: the one finally written is never longer.
+  const longest = digestHeader(query, Number.MAX_SAFE_INTEGER, SEARCH_INDEX_RANKED, SEARCH_INDEX_LEFT_OUT);
+  const room = SEARCH_DIGEST_BYTES - Buffer.byteLength(longest) - 1;
+  let shown = 0;
+  for (let bytes = 0; shown < lines.length; shown++) {
+    bytes += Buffer.byteLength(lines[shown] as string) + 1;
+    if (bytes > room) break;
+  }
+  const ranked = Math.min(shown, SEARCH_INDEX_RANKED, results.length);
+  const header = digestHeader(query, results.length, ranked, shown - ranked);
+  return [
+    `${header}\n${lines
+      .slice(0, shown)
+      .map((line) => `${line}\n`)
+      .join("")}`,
+  ];
+}
+
+/** What a digest holds: the best few of the ranked operations (all of them are in results.json), then the left-out ones. */
+function digestHeader(query: string, total: number, ranked: number, leftOut: number): string {
+  const quoted = cutText(JSON.stringify(query), QUOTED_QUERY_LENGTH);
+  const best =
+    ranked === total
+      ? `${total} ranked ${plural(total, "operation")}`
+      : `${ranked} of ${total} ranked operations (all: results.json)`;
+  const rest = leftOut === 0 ? "" : `, then ${leftOut} unsupported`;
+  return `# @index.txt: search results for ${quoted}, best first: ${best}${rest}. Lines as in @index.txt`;
 }
 
 function unsupportedResult({ namespace, operation }: LeftOutMatch) {

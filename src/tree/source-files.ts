@@ -1,5 +1,5 @@
 import type { SourceInfo } from "./source-info.js";
-import { firstSentence, oneLine, pageName, plural, positionWords, renderPages } from "./text-pages.js";
+import { firstSentence, oneLine, pageName, positionWords, renderPages } from "./text-pages.js";
 
 /** The file in a source's namespace directory that says what the source is and what it says about itself. */
 export const SOURCE_FILE = "@source.txt";
@@ -14,29 +14,27 @@ export function sourceCounts(info: SourceInfo): { declared: number; described: n
   return { declared: info.declared, described: Math.max(0, info.declared - unsupported), unsupported };
 }
 
-/**
- * "3 of 20 operations of petstore are described here; the other 17 are listed in petstore/@unsupported.txt".
- * `directory` is the source's directory relative to where the sentence is read ("" for that directory itself).
- */
-export function coverageSentence(info: SourceInfo, directory: string): string {
-  const { declared, described, unsupported } = sourceCounts(info);
-  const of = `of ${info.namespace}`;
-  if (unsupported === 0)
-    return declared === 1
-      ? `the 1 operation ${of} is described here`
-      : `all ${declared} operations ${of} are described here`;
-  const list = directory === "" ? UNSUPPORTED_FILE : `${directory}/${UNSUPPORTED_FILE}`;
-  const head = `${described} of ${declared} ${plural(declared, "operation")} ${of} ${described === 1 || declared === 1 ? "is" : "are"} described here`;
-  const rest = unsupported === 1 ? "the other 1 is listed" : `the other ${unsupported} are listed`;
-  return `${head}; ${rest} in ${list} with the reasons`;
-}
-
 /** A source's one-line summary for an index: its title and the first sentence of its description. */
 export function sourceSummary(info: SourceInfo): string {
   const title =
     info.title === undefined ? info.kind : `${info.title}${info.version === undefined ? "" : ` ${info.version}`}`;
   const described = info.description === undefined ? "" : `: ${firstSentence(info.description, 160)}`;
   return oneLine(`${title}${described}`, 240);
+}
+
+/** Most characters of a source's purpose in a namespace line. */
+const PURPOSE_LENGTH = 72;
+
+/**
+ * What a source is for, in a few words of its own: its title where the namespace's name does not
+ * already say it, and the first sentence of its description ("" when it says nothing of itself).
+ */
+export function sourcePurpose(name: string, info: SourceInfo): string {
+  const key = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const title = info.title === undefined || key(info.title) === key(name) ? undefined : info.title;
+  const sentence = info.description === undefined ? "" : firstSentence(info.description, PURPOSE_LENGTH);
+  if (title === undefined) return sentence;
+  return oneLine(sentence === "" ? title : `${title}: ${sentence}`, PURPOSE_LENGTH);
 }
 
 /** The text of SOURCE_FILE: Forage's facts first, then the provider's own words, framed as data. */

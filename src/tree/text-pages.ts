@@ -1,7 +1,7 @@
 /** Most lines one page of a generated listing holds, besides its header and trailer. */
-export const MAX_PAGE_LINES = 500;
-/** Most bytes one page holds, header and trailer included. */
-export const MAX_PAGE_BYTES = 64 * 1024;
+export const MAX_PAGE_LINES = 200;
+/** Most bytes one page holds, header and trailer included: what an agent can afford to read in one call. */
+export const MAX_PAGE_BYTES = 16 * 1024;
 /** Most characters of one listing line: a page of MAX_PAGE_LINES such lines may still split by bytes. */
 export const MAX_LINE_LENGTH = 400;
 /** Room kept on each page for its header and trailer lines. */
@@ -74,11 +74,28 @@ export function plural(count: number, noun: string): string {
   return noun.endsWith("y") ? `${noun.slice(0, -1)}ies` : `${noun}s`;
 }
 
-/** `text` on one line: whitespace runs collapsed, cut to `limit` characters with "…". */
+/** `text` on one line: whitespace runs collapsed, cut to `limit` characters with "…" (see cutText). */
 export function oneLine(text: string, limit = MAX_LINE_LENGTH): string {
   // Most texts are one line already: a test is far cheaper than a replace over every line of a large catalog.
   const flat = /\s\s|[^\S ]|^ | $/.test(text) ? text.replace(/\s+/g, " ").trim() : text;
-  return flat.length <= limit ? flat : `${flat.slice(0, limit - 1).trimEnd()}…`;
+  return cutText(flat, limit);
+}
+
+/** How far back from the limit a cut looks for a space: further, and it cuts inside the word. */
+const WORD_CUT_REACH = 24;
+
+/**
+ * `text` cut to at most `limit` UTF-16 units, ending in "…": after the last whole word when one ends
+ * close enough to the limit, never between the two halves of a surrogate pair.
+ */
+export function cutText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  if (limit <= 1) return limit === 1 ? "…" : "";
+  let end = limit - 1;
+  const space = text.lastIndexOf(" ", end);
+  if (space > 0 && end - space <= WORD_CUT_REACH) end = space;
+  else if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end -= 1;
+  return `${text.slice(0, end).trimEnd()}…`;
 }
 
 /** The first sentence of `text` (up to a full stop, question or exclamation mark followed by a space, or a line break), on one line. */

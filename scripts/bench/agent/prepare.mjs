@@ -2,7 +2,8 @@
 // Lays out the two conditions of the agent benchmark for one catalog:
 //   <work-dir>/plain/   a copy of the catalog's tools/list files (the plain-files condition)
 //   <work-dir>/mnt/     the mountpoint of `forage mount <catalog-dir> <work-dir>/mnt` (the mount condition)
-// and writes <work-dir>/mount.sh and <work-dir>/unmount.sh. It also checks tasks.json against the
+// and writes <work-dir>/mount.sh, <work-dir>/unmount.sh and <work-dir>/shell.sh, the shell every agent's
+// commands run through (agent-shell.mjs, logging to <work-dir>/calls.jsonl). It also checks tasks.json against the
 // catalog (every need has an alternative here; no alternative names a tool a present server
 // lacks). With --check-mount it mounts once, checks that every server is a namespace with one
 // operation file per tool, and unmounts.
@@ -63,8 +64,16 @@ script(
   `# Mounts the catalog for the mount condition; stays in the foreground.\nexec ${mountCommand.map(shellQuote).join(" ")}`,
 );
 script("unmount.sh", `fusermount3 -u ${shellQuote(mnt)}`);
+const callLog = join(workDir, "calls.jsonl");
+script(
+  "shell.sh",
+  "# The agents' shell: give it to each agent's harness as `shell.sh -c COMMAND`, with\n" +
+    "# AGENT_SHELL_TAG=<condition>-<size>-<batch> set for that agent; every call is logged to calls.jsonl.\n" +
+    `AGENT_SHELL_LOG="\${AGENT_SHELL_LOG:-${callLog}}" exec ${shellQuote(process.execPath)} ${shellQuote(join(here, "agent-shell.mjs"))} "$@"`,
+);
 console.log(`plain condition: ${plain} (${catalog.servers.size} files)`);
 console.log(`mount condition: ${mnt}, mounted by ${join(workDir, "mount.sh")}`);
+console.log(`agents' shell: ${join(workDir, "shell.sh")}, logging every call to ${callLog}`);
 
 let failed = taskProblems.length > 0;
 if (values["check-mount"]) failed = !(await checkMount(mountCommand, mnt, catalog, tasks)) || failed;

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Prints one agent's prompt: the template of its condition from prompts.md, filled in with
-// its size, catalog location, batch of tasks from tasks.json and answers file.
+// its size, catalog location, batch of tasks from tasks.json and answers file; and, on stderr,
+// the shell its harness must run its commands with (prepare.mjs's shell.sh and this agent's tag).
 //
-// Usage: node scripts/bench/agent/prompt.mjs <plain|mount> <500|5000> <batch> <catalog-location> <answers-file> [--tasks FILE]
+// Usage: node scripts/bench/agent/prompt.mjs <plain|mount> <500|5000|20000> <batch> <catalog-location> <answers-file> [--tasks FILE]
 
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -17,8 +18,10 @@ const { values, positionals } = parseArgs({
   options: { tasks: { type: "string", default: join(here, "tasks.json") } },
 });
 const [condition, size, batch, catalog, answers] = positionals;
-if (positionals.length !== 5 || !(condition in HEADINGS) || !["500", "5000"].includes(size)) {
-  console.error("usage: prompt.mjs <plain|mount> <500|5000> <batch> <catalog-location> <answers-file> [--tasks FILE]");
+if (positionals.length !== 5 || !(condition in HEADINGS) || !["500", "5000", "20000"].includes(size)) {
+  console.error(
+    "usage: prompt.mjs <plain|mount> <500|5000|20000> <batch> <catalog-location> <answers-file> [--tasks FILE]",
+  );
   process.exit(2);
 }
 const tasks = JSON.parse(readFileSync(values.tasks, "utf8")).tasks.filter((task) => String(task.batch) === batch);
@@ -33,6 +36,11 @@ const fills = {
   ANSWERS: resolve(answers),
 };
 console.log(template(condition).replace(/\{(SIZE|CATALOG|TASKS|ANSWERS)\}/g, (_, key) => fills[key]));
+// The catalog location is <work-dir>/plain or <work-dir>/mnt; prepare.mjs wrote shell.sh in <work-dir>.
+const shell = join(dirname(resolve(catalog)), "shell.sh");
+console.error(
+  `harness: run this agent's commands as AGENT_SHELL_TAG=${condition}-${size}-${batch} ${shell} -c COMMAND`,
+);
 
 /** The fenced block under the condition's heading in prompts.md. */
 function template(name) {
