@@ -174,13 +174,13 @@ describe("source errors name the source", () => {
       "a YAML spec with a syntax error",
       "bad.yaml",
       "openapi: 3.0.0\ninfo:\n  title: x\n  version: 1\npaths:\n  /a: [\n",
-      /:\d+: The spec is not valid YAML at line \d+/,
+      /bad\.yaml:\d+: not valid YAML or JSON at line \d+/,
     ],
     [
       "a JSON spec with a syntax error",
       "bad.json",
       '{\n  "openapi": "3.0.0",\n  "info": {\n    "title": "x",,\n  }\n}\n',
-      /bad\.json:4: The spec is not valid JSON at line 4/,
+      /bad\.json:4: not valid JSON at line 4/,
     ],
     [
       "a YAML catalog file with a syntax error",
