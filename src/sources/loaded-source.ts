@@ -21,4 +21,3 @@ export function identifier(name: string): string {
   const spelled = name.replace(/[^A-Za-z0-9_]/g, "_");
   return /^[A-Za-z_]/.test(spelled) ? spelled : `api_${spelled}`;
 }
-
