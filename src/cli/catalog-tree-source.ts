@@ -64,7 +64,11 @@ export async function loadSourcesCatalog(
     const definition = { revision: "example.1", operations: exampleOperations };
     return { catalog: await (make ?? createCatalog)(definition), sources: [] };
   }
-  const loaded = await loadCatalog(sources, { make, client: { name: "forage", version: packageVersion() } });
+  const loaded = await loadCatalog(sources, {
+    make,
+    client: { name: "forage", version: packageVersion() },
+    note: (line) => process.stderr.write(`forage: ${line}\n`),
+  });
   for (const info of loaded.sources)
     if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
   return loaded;

@@ -6,7 +6,7 @@ import { ForageError } from "../forage-error.js";
 import type { SourceInfo } from "../tree/source-info.js";
 import { detectSource } from "./detect-source.js";
 import { defaultNamespace, type LoadedSource } from "./loaded-source.js";
-import type { McpClientInfo } from "./mcp-server-source.js";
+import type { ListContext, McpClientInfo } from "./mcp-server-source.js";
 import { isCatalog, moduleExports, moduleOperations } from "./module-source.js";
 import { SourceError } from "./source-error.js";
 import { MODULE_EXTENSIONS } from "./source-kinds.js";
@@ -19,18 +19,25 @@ export interface LoadedCatalog {
   readonly sources: readonly SourceInfo[];
 }
 
-/** How loadCatalog builds: `make` is createCatalog, or the same in slices for a reload; `client` names Forage to servers. */
+/**
+ * How loadCatalog builds: `make` is createCatalog, or the same in slices for a reload; `client`
+ * names Forage to servers; `note` takes a line for the user (a slow or failed server, a skipped one).
+ */
 export interface LoadOptions {
   readonly make?: (definition: CatalogDefinition) => Catalog | Promise<Catalog>;
   readonly client?: McpClientInfo;
+  readonly note?: (line: string) => void;
 }
 
 /** Builds one catalog from the sources. Its revision is a digest of the inputs. */
 export async function loadCatalog(sources: readonly SourceSpec[], options: LoadOptions = {}): Promise<LoadedCatalog> {
   const make = options.make ?? createCatalog;
-  const client = options.client ?? { name: "forage", version: "0" };
+  const context: ListContext = {
+    client: options.client ?? { name: "forage", version: "0" },
+    note: options.note ?? (() => undefined),
+  };
   const loaded: LoadedSource[] = [];
-  for (const source of sources) loaded.push(await loadNamedSource(source, client));
+  for (const source of sources) loaded.push(await loadNamedSource(source, context));
   assertDistinctNamespaces(sources, loaded);
   const infos = loaded.flatMap(({ infos }) => infos ?? []);
   const only = loaded.length === 1 ? loaded[0] : undefined;
@@ -80,9 +87,9 @@ function invalidOperationsFailure(
 }
 
 /** Loads one source; any failure names it (the file or the `mcp:` command), and the line where the parser gives one. */
-async function loadNamedSource(source: SourceSpec, client: McpClientInfo): Promise<LoadedSource> {
+async function loadNamedSource(source: SourceSpec, context: ListContext): Promise<LoadedSource> {
   try {
-    return await loadSource(source, client);
+    return await loadSource(source, context);
   } catch (error) {
     if (error instanceof SourceError) throw error;
     const label = sourceWord(source);
@@ -111,11 +118,17 @@ function assertDistinctNamespaces(sources: readonly SourceSpec[], loaded: readon
 }
 
 /** Each kind to its reader; intake, the SDK and the YAML compiler load only for the kinds that need them. */
-async function loadSource(source: SourceSpec, client: McpClientInfo): Promise<LoadedSource> {
+async function loadSource(source: SourceSpec, context: ListContext): Promise<LoadedSource> {
   const detected = await detectSource(source.location);
   switch (detected.kind) {
     case "mcp-server":
-      return (await import("./mcp-server-source.js")).mcpServerSource(detected.location, source.namespace, client);
+      return (await import("./mcp-server-source.js")).mcpServerSource(detected.location, source.namespace, context);
+    case "mcp-config": {
+      const { readMcpConfig } = await import("./mcp-config.js");
+      const servers = readMcpConfig(detected.path, detected.document, detected.flavor);
+      const { mcpConfigSource } = await import("./config-source.js");
+      return mcpConfigSource(detected.path, detected.flavor, servers, source.namespace, context);
+    }
     case "folder":
       return (await import("./tools-list-source.js")).folderSource(detected.path, source.namespace);
     case "module": {

@@ -1,7 +1,14 @@
 import { sha256Hex } from "../catalog/canonical-json.js";
 import { ForageError } from "../forage-error.js";
-import { connectMcpServer, DEFAULT_LIST_DEADLINE_MS, type McpListing, type McpServerConnection } from "../mcp/index.js";
+import {
+  connectMcpServer,
+  DEFAULT_LIST_DEADLINE_MS,
+  type McpListing,
+  type McpServerConnection,
+  type McpServerTarget,
+} from "../mcp/index.js";
 import { identifier, type LoadedSource } from "./loaded-source.js";
+import { DEATH_SIGNALS, endedOnSignal } from "./signal-guard.js";
 import { failureLine, SourceError } from "./source-error.js";
 import { type SourceLocation, sourceLabel } from "./source-spec.js";
 import { mcpSourceOf } from "./tools-list-source.js";
@@ -12,44 +19,71 @@ export interface McpClientInfo {
   readonly version: string;
 }
 
+/** What listing a live server needs from the caller: who we are, and where notes for the user go. */
+export interface ListContext {
+  readonly client: McpClientInfo;
+  /** One line for the user (stderr), without the `forage: ` prefix. */
+  readonly note: (line: string) => void;
+}
+
 /** Overrides the live servers' start-and-list deadline, in milliseconds. */
 const DEADLINE_VARIABLE = "FORAGE_MCP_DEADLINE_MS";
 
+/** How long a server may be silent before the user is told forage is waiting for it, then how often again. */
+const FIRST_WAIT_NOTE_MS = 2_000;
+const NEXT_WAIT_NOTE_MS = 10_000;
+
 /**
- * A live server: started, listed and closed, or, while servers are held for
- * --watch, listed again over the session already open. The namespace
- * defaults to the server's name, else the command's first word.
+ * A live server named on the command line (`mcp:<command line>` or `mcp:<http(s) URL>`): started
+ * or reached, listed and closed, or, while servers are held for --watch, listed again over the
+ * session already open. The namespace defaults to the server's name, else the command's first
+ * word or the URL's host.
  */
 export async function mcpServerSource(
-  location: Extract<SourceLocation, { kind: "mcp-command" }>,
+  location: Exclude<SourceLocation, { kind: "path" }>,
   namespace: string | undefined,
-  client: McpClientInfo,
+  context: ListContext,
 ): Promise<LoadedSource> {
-  const commandLine = location.commandLine.trim();
   const label = sourceLabel(location);
-  if (commandLine === "")
-    throw new SourceError(label, `source ${label}: give the server's command line after "mcp:"`, true);
+  const target = serverTarget(location);
+  if (target === "") throw new SourceError(label, `source ${label}: give the server's command line after "mcp:"`, true);
   let listing: McpListing;
   try {
-    listing = await listServer(commandLine, client);
+    listing = await listLiveServer(target, label, context);
   } catch (error) {
-    throw new SourceError(label, `source ${label}: ${failureLine(error)}`);
+    throw new SourceError(label, `source ${label}: ${listFailure(error)}`);
   }
-  const { intake, tools } = listing;
-  const named = namespace ?? defaultServerNamespace(intake.server.name ?? commandLine.split(/\s+/)[0] ?? "mcp");
-  const { operations, info } = mcpSourceOf(intake, named, "MCP server", label);
+  const named = namespace ?? defaultServerNamespace(listing, target);
+  return listedSource(listing, named, label);
+}
+
+/** A listing as a source under `namespace`; `origin` says where it came from. */
+export function listedSource({ intake, tools }: McpListing, namespace: string, origin: string): LoadedSource {
+  const { operations, info } = mcpSourceOf(intake, namespace, "MCP server", origin);
   const digest = sha256Hex(JSON.stringify({ server: intake.server, tools }));
-  return { content: operations, digest, namespace: named, infos: [info] };
+  return { content: operations, digest, namespace, infos: [info] };
 }
 
-/** A server's name as its namespace: the last segment of `mcp-servers/everything`, spelled as an identifier. */
-function defaultServerNamespace(name: string): string {
-  return identifier(name.split("/").pop() || name);
+function serverTarget(location: Exclude<SourceLocation, { kind: "path" }>): McpServerTarget {
+  return location.kind === "mcp-url" ? { url: location.url, transport: "auto" } : location.commandLine.trim();
 }
 
-const DEATH_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** A server's name as its namespace (the last segment of `mcp-servers/everything`), else its command's or host's. */
+function defaultServerNamespace(listing: McpListing, target: McpServerTarget): string {
+  const name = listing.intake.server.name;
+  if (name !== undefined) return identifier(name.split("/").pop() || name);
+  if (typeof target === "string") return identifier(target.split(/\s+/)[0] ?? "mcp");
+  return identifier("url" in target ? new URL(target.url).hostname.split(".")[0] || "mcp" : target.command);
+}
 
-/** Live connections kept open while a mount watches, by command line; undefined when not watching. */
+/** Why a listing failed, in one line; a timeout says how to wait longer. */
+export function listFailure(error: unknown): string {
+  const line = failureLine(error);
+  const timedOut = error instanceof ForageError && typeof error.details.deadlineMs === "number";
+  return timedOut ? `${line}; set ${DEADLINE_VARIABLE} (milliseconds) to wait longer` : line;
+}
+
+/** Live connections kept open while a mount watches, by target; undefined when not watching. */
 let held: Map<string, McpServerConnection> | undefined;
 const changeListeners = new Set<() => void>();
 
@@ -80,19 +114,42 @@ export function holdMcpServers(): { onToolsChanged(listener: () => void): () => 
   };
 }
 
-async function listServer(commandLine: string, client: McpClientInfo): Promise<McpListing> {
-  const open = held?.get(commandLine);
+/**
+ * Lists a live server: again over its held session when --watch holds it, else started (or
+ * reached) afresh, ended at once if forage is told to die meanwhile, with a note for the user
+ * while it is slow to answer.
+ */
+export async function listLiveServer(
+  target: McpServerTarget,
+  label: string,
+  context: ListContext,
+): Promise<McpListing> {
+  const key = JSON.stringify(target);
+  const open = held?.get(key);
   if (open !== undefined) return open.relist();
-  const connection = await connectMcpServer(commandLine, { deadlineMs: deadlineMs(), client });
-  if (held === undefined) {
-    await connection.close();
+  const started = performance.now();
+  const wait = (): void => {
+    const seconds = Math.round((performance.now() - started) / 1_000);
+    context.note(`waiting for MCP server ${label} to start (${seconds} s)…`);
+    timer = setTimeout(wait, NEXT_WAIT_NOTE_MS).unref();
+  };
+  let timer = setTimeout(wait, FIRST_WAIT_NOTE_MS).unref();
+  try {
+    const connection = await endedOnSignal((signal) =>
+      connectMcpServer(target, { deadlineMs: deadlineMs(), client: context.client, signal }),
+    );
+    if (held === undefined) {
+      await connection.close();
+      return connection.listing;
+    }
+    held.set(key, connection);
+    connection.onToolsChanged(() => {
+      for (const listener of changeListeners) listener();
+    });
     return connection.listing;
+  } finally {
+    clearTimeout(timer);
   }
-  held.set(commandLine, connection);
-  connection.onToolsChanged(() => {
-    for (const listener of changeListeners) listener();
-  });
-  return connection.listing;
 }
 
 function deadlineMs(): number {

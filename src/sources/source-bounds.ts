@@ -9,3 +9,6 @@ export const MAX_SOURCE_FILE_BYTES = 64 * 1_024 * 1_024;
 
 /** Largest YAML source parsed, in bytes: YAML costs many times JSON's time and memory per byte. */
 export const MAX_YAML_SOURCE_BYTES = 16 * 1_024 * 1_024;
+
+/** Most servers one MCP client config file may declare. */
+export const MAX_CONFIG_SERVERS = 100;

@@ -1,3 +1,4 @@
+import type { McpConfigFlavor } from "./mcp-config.js";
 import { SourceError } from "./source-error.js";
 import type { SourceLocation } from "./source-spec.js";
 
@@ -12,6 +13,13 @@ export type DetectedSource =
   | { readonly kind: "openapi"; readonly path: string; readonly text: string }
   | { readonly kind: "catalog-file"; readonly path: string; readonly text: string; readonly document: unknown }
   | { readonly kind: "tools-list-file"; readonly path: string; readonly text: string; readonly result: unknown }
+  | {
+      readonly kind: "mcp-config";
+      readonly path: string;
+      readonly text: string;
+      readonly flavor: McpConfigFlavor;
+      readonly document: Record<string, unknown>;
+    }
   | { readonly kind: "mcp-server"; readonly location: Exclude<SourceLocation, { kind: "path" }> };
 
 /** Every kind of source Forage accepts, as the help and an unrecognized source's error list them. */
@@ -19,9 +27,11 @@ export const ACCEPTED_SOURCES: readonly string[] = [
   "a .js/.mjs module exporting `operations` or `catalog`",
   "an OpenAPI 3.0/3.1 spec (.json/.yaml with a top-level `openapi`)",
   "a catalog file (.json/.yaml with a top-level `operations` list)",
-  "an MCP tools/list result (.json/.yaml with a top-level `tools` list)",
+  "an MCP tools/list result (.json/.yaml with a top-level `tools` list), or a saved JSON-RPC reply holding one",
+  "an MCP client config (`mcpServers`: Claude Desktop, Claude Code's .mcp.json, Cursor; `servers`: VS Code's mcp.json)",
   "a folder of MCP tools/list files (*.json)",
   "mcp:<command line>, a live MCP server over stdio",
+  "mcp:<http(s) URL>, a remote MCP server over Streamable HTTP or SSE",
 ];
 
 /** The extensions of files read as data (JSON, or YAML, which reads JSON too). */

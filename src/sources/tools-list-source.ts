@@ -7,7 +7,7 @@ import { ForageError } from "../forage-error.js";
 import { MAX_TOOLS_LIST_BYTES, type McpToolsIntake, readToolsList } from "../mcp/index.js";
 import type { SourceInfo, SourceSection } from "../tree/source-info.js";
 import { detectDataFile } from "./detect-data-file.js";
-import { defaultNamespace, type LoadedSource } from "./loaded-source.js";
+import { defaultNamespace, type LoadedSource, nestedSource } from "./loaded-source.js";
 import { SourceError } from "./source-error.js";
 import { readSourceFile } from "./source-file.js";
 
@@ -35,29 +35,14 @@ export function folderSource(folder: string, namespace: string | undefined): Loa
     .map((name) => join(folder, name));
   if (files.length === 0)
     throw new SourceError(folder, `source ${folder}: a folder source holds MCP tools/list files (*.json); found none`);
-  const loaded = files.map((file) => {
+  const parts = files.map((file) => {
     const stem = defaultNamespace(file);
     const detected = detectDataFile(file, readSourceFile(file));
     if (detected.kind !== "tools-list-file")
       throw new SourceError(file, `source ${file}: expected an MCP tools/list result: { "tools": [...] }`);
-    const listed = toolsListFileSource(file, detected.text, detected.result, stem);
-    const operations = (listed.content as OperationDefinition[]).map((operation) => ({
-      ...operation,
-      path: `${stem}.${operation.path}`,
-    }));
-    const infos = (listed.infos ?? []).map((info) => ({ ...info, namespace: qualified(namespace, stem) }));
-    return { operations, infos, digest: listed.digest };
+    return { stem, source: toolsListFileSource(file, detected.text, detected.result, stem) };
   });
-  return {
-    content: loaded.flatMap(({ operations }) => operations),
-    digest: sha256Hex(loaded.map(({ digest }) => digest).join("\u0000")),
-    namespace,
-    infos: loaded.flatMap(({ infos }) => infos),
-  };
-}
-
-function qualified(namespace: string | undefined, stem: string): string {
-  return namespace === undefined ? stem : `${namespace}.${stem}`;
+  return nestedSource(parts, namespace);
 }
 
 /** The operations of an MCP tool listing (one segment each, not yet under the namespace) and what the mount shows of it. */
