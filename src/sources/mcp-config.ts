@@ -128,7 +128,7 @@ class Variables {
     if (name === "workspaceFolder") return this.#workspace;
     if (name === "userHome") return homedir();
     if (name.startsWith("input:")) return this.#input(name.slice("input:".length));
-    const [variable, fallback] = name.startsWith("env:") ? [name.slice(4), undefined] : name.split(":-", 2);
+    const [variable, fallback] = name.startsWith("env:") ? [name.slice("env:".length), undefined] : withDefault(name);
     if (variable === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable))
       throw new ConfigProblem(`it uses \${${name}}, a variable Forage does not resolve`);
     const value = process.env[variable] ?? fallback;
@@ -146,6 +146,12 @@ class Variables {
       `it needs the input "${id}"${what}, which VS Code would prompt for; set ${variable} to give it`,
     );
   }
+}
+
+/** `NAME:-default` as its name and default (which may itself hold `:-`); a plain `NAME` has none. */
+function withDefault(name: string): [string, string | undefined] {
+  const at = name.indexOf(":-");
+  return at === -1 ? [name, undefined] : [name.slice(0, at), name.slice(at + 2)];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
