@@ -12,6 +12,7 @@ import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { readMcpConfig } from "../src/sources/mcp-config.js";
+import { yamlTopLevelKey } from "../src/sources/yaml-top-key.js";
 import {
   CLI,
   type Daemon,
@@ -280,6 +281,15 @@ describe("sources Forage does not read", () => {
       "mcp:<http(s) URL>",
     ])
       expect(result.stderr).toContain(kind);
+  });
+
+  test("a YAML spec is known by its top-level openapi key without composing it (a unit of detection)", () => {
+    const names = ["openapi", "swagger"];
+    expect(yamlTopLevelKey("# a spec\nopenapi: 3.1.0\ninfo: {}\n", names)).toBe("openapi");
+    expect(yamlTopLevelKey('---\n"swagger": "2.0"\n', names)).toBe("swagger");
+    expect(yamlTopLevelKey("info:\n  openapi: nested\ntools: []\n", names)).toBeUndefined();
+    expect(yamlTopLevelKey("description: |\n  openapi: inside a block scalar\n", names)).toBeUndefined();
+    expect(yamlTopLevelKey("{ openapi: 3.0.0 }\n", names)).toBeUndefined();
   });
 
   test("a file over the sources layer's bound is refused by its size, before it is read", () => {

