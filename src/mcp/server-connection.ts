@@ -39,7 +39,13 @@ export interface McpConnectOptions {
   readonly client?: { readonly name: string; readonly version: string };
   /** Ends the server at once when aborted (SIGTERM to a child): for a client about to die mid-listing. */
   readonly signal?: AbortSignal;
+  /** Called after 2 s without the listing, then every 10 s, with the time waited; never once it settles. */
+  readonly onWaiting?: (waitedMs: number) => void;
 }
+
+/** When a slow server is first reported to onWaiting, and how often again. */
+const FIRST_WAIT_NOTE_MS = 2_000;
+const NEXT_WAIT_NOTE_MS = 10_000;
 
 /** One listing of a live server: the tools as listed, and what intake made of them. */
 export interface McpListing {
@@ -121,6 +127,7 @@ async function connectOver(target: McpServerTarget, options: McpConnectOptions):
     const tools = await listAllTools(client, deadlineMs);
     return { tools, intake: readToolsList({ tools }, server) };
   };
+  const stopWaiting = waitNotes(options.onWaiting);
   try {
     const listing = await withDeadline(
       (async () => {
@@ -130,7 +137,7 @@ async function connectOver(target: McpServerTarget, options: McpConnectOptions):
       failed,
       deadlineMs,
       "answer initialize and tools/list",
-    );
+    ).finally(stopWaiting);
     return {
       listing,
       relist: () => withDeadline(list(), failed, deadlineMs, "list its tools again"),
@@ -146,6 +153,18 @@ async function connectOver(target: McpServerTarget, options: McpConnectOptions):
     await client.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** Calls `onWaiting` on a timer until the returned function stops it; the timer never keeps the process alive. */
+function waitNotes(onWaiting: ((waitedMs: number) => void) | undefined): () => void {
+  if (onWaiting === undefined) return () => undefined;
+  const started = performance.now();
+  const note = (): void => {
+    onWaiting(performance.now() - started);
+    timer = setTimeout(note, NEXT_WAIT_NOTE_MS).unref();
+  };
+  let timer = setTimeout(note, FIRST_WAIT_NOTE_MS).unref();
+  return () => clearTimeout(timer);
 }
 
 function transportFor(target: McpServerTarget): Transport {

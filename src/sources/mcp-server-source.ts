@@ -29,10 +29,6 @@ export interface ListContext {
 /** Overrides the live servers' start-and-list deadline, in milliseconds. */
 const DEADLINE_VARIABLE = "FORAGE_MCP_DEADLINE_MS";
 
-/** How long a server may be silent before the user is told forage is waiting for it, then how often again. */
-const FIRST_WAIT_NOTE_MS = 2_000;
-const NEXT_WAIT_NOTE_MS = 10_000;
-
 /**
  * A live server named on the command line (`mcp:<command line>` or `mcp:<http(s) URL>`): started
  * or reached, listed and closed, or, while servers are held for --watch, listed again over the
@@ -127,29 +123,20 @@ export async function listLiveServer(
   const key = JSON.stringify(target);
   const open = held?.get(key);
   if (open !== undefined) return open.relist();
-  const started = performance.now();
-  const wait = (): void => {
-    const seconds = Math.round((performance.now() - started) / 1_000);
-    context.note(`waiting for MCP server ${label} to start (${seconds} s)…`);
-    timer = setTimeout(wait, NEXT_WAIT_NOTE_MS).unref();
-  };
-  let timer = setTimeout(wait, FIRST_WAIT_NOTE_MS).unref();
-  try {
-    const connection = await endedOnSignal((signal) =>
-      connectMcpServer(target, { deadlineMs: deadlineMs(), client: context.client, signal }),
-    );
-    if (held === undefined) {
-      await connection.close();
-      return connection.listing;
-    }
-    held.set(key, connection);
-    connection.onToolsChanged(() => {
-      for (const listener of changeListeners) listener();
-    });
+  const onWaiting = (waitedMs: number): void =>
+    context.note(`waiting for MCP server ${label} to start (${Math.round(waitedMs / 1_000)} s)…`);
+  const connection = await endedOnSignal((signal) =>
+    connectMcpServer(target, { deadlineMs: deadlineMs(), client: context.client, signal, onWaiting }),
+  );
+  if (held === undefined) {
+    await connection.close();
     return connection.listing;
-  } finally {
-    clearTimeout(timer);
   }
+  held.set(key, connection);
+  connection.onToolsChanged(() => {
+    for (const listener of changeListeners) listener();
+  });
+  return connection.listing;
 }
 
 function deadlineMs(): number {
