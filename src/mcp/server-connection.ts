@@ -121,7 +121,7 @@ async function connectOver(target: McpServerTarget, options: McpConnectOptions):
   };
   options.signal?.addEventListener("abort", kill, { once: true });
   const client = new Client(options.client ?? { name: "forage", version: "0" }, { capabilities: {} });
-  const failed = watchFailures(client, () => lastLine(stderr));
+  const failed = watchFailures(client, () => lastLine(stderr), !(transport instanceof StdioClientTransport));
   const list = async (): Promise<McpListing> => {
     const server = readServerInfo(client.getServerVersion(), client.getInstructions());
     const tools = await listAllTools(client, deadlineMs);
@@ -213,14 +213,16 @@ async function listAllTools(client: Client, deadlineMs: number): Promise<unknown
  * A promise that rejects when the server exits, or sends something that is
  * not MCP JSON-RPC; every later listing races it, so a dead server fails fast.
  */
-function watchFailures(client: Client, stderrLine: () => string): Promise<never> {
+function watchFailures(client: Client, stderrLine: () => string, remote: boolean): Promise<never> {
   const failed = new Promise<never>((_resolve, fail) => {
     client.onerror = (error) => {
       const code = (error as { code?: unknown }).code;
       // A system error (EPIPE on a dead server's stdin) is followed by the close, which says more.
       if (typeof code === "string") return;
-      // An HTTP transport's failed request carries the status as a number.
-      if (typeof code === "number") return fail(transportFailure(error));
+      // Over HTTP, only unparsable JSON or a message that fails the schema (its issues) is "not MCP"; the rest is
+      // a failed request (an HTTP status as a numeric code, a refused connection).
+      const malformed = error instanceof SyntaxError || Array.isArray((error as { issues?: unknown }).issues);
+      if (remote && !malformed) return fail(transportFailure(error));
       fail(new ForageError("invalid_catalog", `the server sent something that is not MCP: ${protocolProblem(error)}`));
     };
     client.onclose = () => {
@@ -258,9 +260,11 @@ function transportFailure(error: unknown): ForageError {
       httpStatus: 401,
     });
   const message = error instanceof Error ? error.message : String(error);
+  // fetch says only "fetch failed"; its cause's code says why (ECONNREFUSED, ENOTFOUND).
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
   return new ForageError(
     "invalid_catalog",
-    `the server failed: ${firstLine(message)}`,
+    `the server failed: ${firstLine(message)}${typeof cause === "string" ? ` (${cause})` : ""}`,
     typeof status === "number" ? { httpStatus: status } : {},
   );
 }
