@@ -234,6 +234,16 @@ describe("mcp:<http(s) URL>: a remote server", () => {
     );
   });
 
+  test("a server that cannot be reached fails with one line naming it and why", async () => {
+    const source = `mcp:http://127.0.0.1:${await freePort()}/mcp`;
+    const result = sh(`${cli} export ${quote(source)} ${quote(join(directory("unreachable"), "tree"))}`);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(`^forage: source ${source.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the server failed: .*ECONNREFUSED`),
+    );
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
   test("a server that asks for OAuth is refused with one line naming it", async () => {
     const server = createServer((_request, response) => {
       response.writeHead(401, {
