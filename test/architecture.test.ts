@@ -133,6 +133,6 @@ describe("docs/architecture.md, Layering rules", () => {
 
   test("the import scan sees imports, so an empty result above means something", () => {
     expect(importsOf("src/fuse/mount.ts")).toContain("src/tree/virtual-tree.ts");
-    expect(importsOf("src/cli/catalog-source.ts")).toContain("src/cli/openapi-source.ts"); // a dynamic import
+    expect(importsOf("src/sources/load-catalog.ts")).toContain("src/sources/openapi-source.ts"); // a dynamic import
   });
 });

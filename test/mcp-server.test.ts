@@ -4,8 +4,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { loadCatalog, parseSourceSpec } from "../src/cli/catalog-source.js";
 import { connectMcpServer, readToolsList } from "../src/mcp/index.js";
+import { loadCatalog } from "../src/sources/load-catalog.js";
+import { parseSourceSpec } from "../src/sources/source-spec.js";
 import { isMounted, sh } from "./helpers/mount-daemon.js";
 
 const root = process.cwd();
@@ -55,7 +56,7 @@ describe("a live server listed through the official SDK client", () => {
 
 describe("SourceInfo of MCP sources", () => {
   test("a live server: kind, origin, title, version, instructions and the left-out tool with its reason", async () => {
-    const { catalog, sources } = await loadCatalog([parseSourceSpec(`mcp:${everything}`)], false);
+    const { catalog, sources } = await loadCatalog([parseSourceSpec(`mcp:${everything}`)]);
     expect(catalog.list({ namespace: "everything" }).total).toBe(12);
     expect(sources).toHaveLength(1);
     const [info] = sources;
@@ -84,14 +85,11 @@ describe("SourceInfo of MCP sources", () => {
     for (const file of ["everything.json", "filesystem.json"])
       writeFileSync(join(folder, file), readFileSync(join(fixtures, file)));
     writeFileSync(join(folder, "notes.txt"), "not a tools/list file, and not *.json\n");
-    const { catalog, sources } = await loadCatalog(
-      [
-        parseSourceSpec(`fs=mcp:${filesystem} /tmp`),
-        parseSourceSpec(join(fixtures, "everything.json")),
-        parseSourceSpec(`saved=${folder}`),
-      ],
-      false,
-    );
+    const { catalog, sources } = await loadCatalog([
+      parseSourceSpec(`fs=mcp:${filesystem} /tmp`),
+      parseSourceSpec(join(fixtures, "everything.json")),
+      parseSourceSpec(`saved=${folder}`),
+    ]);
     expect(sources.map(({ namespace, kind, declared }) => [namespace, kind, declared])).toEqual([
       ["fs", "MCP server", 14],
       ["everything", "MCP tools/list file", 13],

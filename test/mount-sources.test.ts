@@ -164,7 +164,7 @@ describe("source errors name the source", () => {
       "a JSON spec with a syntax error",
       "bad.json",
       '{\n  "openapi": "3.0.0",\n  "info": {\n    "title": "x",,\n  }\n}\n',
-      /bad\.json:4: The spec is not valid JSON at line 4/,
+      /bad\.json:4: not valid JSON at line 4/,
     ],
     [
       "a YAML catalog file with a syntax error",

@@ -4,10 +4,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { catalogFileOperations } from "../src/cli/catalog-file.js";
-import { openApiSource } from "../src/cli/openapi-source.js";
 import { exampleOperations } from "../src/example/example-operations.js";
 import { type Catalog, createCatalog, ForageError, type OperationDefinition } from "../src/index.js";
+import { catalogFileOperations } from "../src/sources/catalog-file.js";
+import { openApiSource } from "../src/sources/openapi-source.js";
 import { createCatalogTree, NAMESPACE_FILE } from "../src/tree/catalog-tree.js";
 import { walkTree } from "../src/tree/walk-tree.js";
 import { variedOperations } from "./fixtures/varied-catalog.js";
@@ -66,7 +66,7 @@ function roundTrip(operations: readonly OperationDefinition[]): RoundTrip {
   const refused: RoundTrip["refused"] = [];
   const kept = entries.filter((entry) => {
     try {
-      catalogFileOperations(JSON.stringify({ operations: [entry] }), "mount.json");
+      catalogFileOperations({ operations: [entry] }, "mount.json");
       return true;
     } catch (error) {
       if (!(error instanceof ForageError)) throw error;
@@ -81,7 +81,7 @@ function roundTrip(operations: readonly OperationDefinition[]): RoundTrip {
   });
   const back = createCatalog({
     revision: "r",
-    operations: catalogFileOperations(JSON.stringify({ operations: kept }), "mount.json"),
+    operations: catalogFileOperations({ operations: kept }, "mount.json"),
   });
   return { original, back, refused };
 }
@@ -176,10 +176,7 @@ describe("a mount's .json files read back as a catalog file", () => {
     const first = roundTrip(specOperations([GALAXY], true)).back;
     const second = createCatalog({
       revision: "r",
-      operations: catalogFileOperations(
-        JSON.stringify({ operations: catalogFileEntries(operationFiles(first)) }),
-        "mount.json",
-      ),
+      operations: catalogFileOperations({ operations: catalogFileEntries(operationFiles(first)) }, "mount.json"),
     });
     expect(second.stamp()).toBe(first.stamp());
   });

@@ -1,10 +1,13 @@
-import { createCatalogSteps } from "../catalog/create-catalog.js";
+import { createCatalog, createCatalogSteps } from "../catalog/create-catalog.js";
 import { createForage } from "../catalog/create-forage.js";
-import type { Catalog, Forage } from "../catalog/types.js";
+import type { Catalog, CatalogDefinition, Forage } from "../catalog/types.js";
 import { runToEnd, type Steps } from "../slices.js";
+import { type LoadedCatalog, loadCatalog } from "../sources/load-catalog.js";
+import type { SourceSpec } from "../sources/source-spec.js";
 import { catalogTreeSteps } from "../tree/catalog-tree.js";
+import { UNSUPPORTED_FILE } from "../tree/source-files.js";
+import type { SourceInfo } from "../tree/source-info.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
-import { type LoadedCatalog, loadCatalog } from "./catalog-source.js";
 import { CliError } from "./cli-error.js";
 import type { MountArguments } from "./mount-arguments.js";
 import { packageVersion } from "./package-version.js";
@@ -41,8 +44,42 @@ export async function loadRevision(
   target: TreeTarget = "mount",
   run: StepRunner = runToEnd,
 ): Promise<LoadedRevision> {
-  const loaded = await loadCatalog(args.sources, args.example, (definition) => run(createCatalogSteps(definition)));
+  const loaded = await loadSourcesCatalog(args.sources, args.example, (definition) =>
+    run(createCatalogSteps(definition)),
+  );
   return run(viewRevisionSteps(loaded, args, target));
+}
+
+/**
+ * One catalog from the sources, or the built-in example; what each source left out is said on
+ * stderr, pointing at the file of the mount that lists it.
+ */
+export async function loadSourcesCatalog(
+  sources: readonly SourceSpec[],
+  example: boolean,
+  make?: (definition: CatalogDefinition) => Catalog | Promise<Catalog>,
+): Promise<LoadedCatalog> {
+  if (example) {
+    const { exampleOperations } = await import("../example/example-operations.js");
+    const definition = { revision: "example.1", operations: exampleOperations };
+    return { catalog: await (make ?? createCatalog)(definition), sources: [] };
+  }
+  const loaded = await loadCatalog(sources, {
+    make,
+    client: { name: "forage", version: packageVersion() },
+    note: (line) => process.stderr.write(`forage: ${line}\n`),
+  });
+  for (const info of loaded.sources)
+    if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
+  return loaded;
+}
+
+/** "petstore: 3 operations unsupported (of 3 declared); the mount lists them with the reasons in petstore/@unsupported.txt". */
+function leftOutNote(info: SourceInfo): string {
+  const file = `${info.namespace.split(".").join("/")}/${UNSUPPORTED_FILE}`;
+  const count = info.unsupported.length;
+  const operations = `${count} ${count === 1 ? "operation" : "operations"} unsupported (of ${info.declared} declared)`;
+  return `${info.namespace}: ${operations}; the mount lists ${count === 1 ? "it" : "them"} with the reasons in ${file}`;
 }
 
 /** The tree of one view of a loaded catalog; several views (one per token) share one load. */

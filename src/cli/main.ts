@@ -3,6 +3,7 @@
 // The two lines above are the bin's launcher (docs/cli.md, "How the bin starts Node"): /bin/sh runs the
 // second, which is a comment to JavaScript, and a mount gets its heap flag without a second Node start.
 // Each command's module loads when it runs, so `forage --version` and a mount load only what they use.
+import { SourceError } from "../sources/source-error.js";
 import { CliError } from "./cli-error.js";
 import { type CommandIo, processIo } from "./command-io.js";
 import { commandHelp } from "./command-line.js";
@@ -43,6 +44,7 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
     }
   } catch (error) {
     io.stderr(`forage: ${describeFailure(error)}\n`);
+    if (error instanceof SourceError) return error.usage ? 2 : 1;
     return error instanceof CliError ? error.exitCode : 1;
   }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { parseSourceSpec, type SourceSpec } from "./catalog-source.js";
+import { ACCEPTED_SOURCES } from "../sources/source-kinds.js";
+import { parseSourceSpec, type SourceSpec } from "../sources/source-spec.js";
 import { CliError } from "./cli-error.js";
 import {
   type CommandSpec,
@@ -46,9 +47,9 @@ export interface MountArguments {
 
 /** What a source argument may be, for every command's help. */
 export const SOURCE_LINES = [
-  "A source is a JS module exporting `operations` or `catalog`, an OpenAPI 3.0/3.1 spec (.json/.yaml),",
-  "a JSON/YAML catalog file, an MCP tools/list result (.json/.yaml), a folder of them, or mcp:<command line>",
-  "to list a live MCP server over stdio (its tools are never called). Prefix NAME= to put a source under namespace NAME.",
+  "A source is one of:",
+  ...ACCEPTED_SOURCES.map((kind) => `  ${kind}`),
+  "A live server's tools are listed, never called. Prefix NAME= to put a source under namespace NAME.",
 ];
 
 /** The options that choose the catalog, shared by every command that loads one. */

@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { type MountHandle, mountTree, trace, tracing, watchStalls } from "../fuse/index.js";
 import { runInSlices } from "../slices.js";
-import { MCP_PREFIX, type SourceSpec } from "./catalog-source.js";
+import { type SourceSpec, sourcePaths } from "../sources/source-spec.js";
+import { watchSources } from "../sources/source-watcher.js";
 import { type LoadedRevision, loadRevision, type StepRunner } from "./catalog-tree-source.js";
 import type { CommandIo } from "./command-io.js";
 import { commandHelp } from "./command-line.js";
@@ -10,7 +11,6 @@ import { isDaemonChild, reportReady, startDaemon } from "./daemon.js";
 import { describeFailure } from "./describe-failure.js";
 import { MOUNT_COMMAND, type MountArguments, parseMountArguments } from "./mount-arguments.js";
 import { stopLine, tryLines } from "./mount-hints.js";
-import { watchSources } from "./source-watcher.js";
 
 /** `forage mount`: serves the catalog in the foreground until unmounted, SIGINT or SIGTERM; or, with --daemon, in the background. */
 export async function runMount(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -107,23 +107,20 @@ function watchForReloads(
   };
   // A live server says when its tools change; files are watched.
   const stopServers = live?.onToolsChanged(onChange);
-  const stopFiles = watchSources(
-    args.sources.filter((source) => !isMcpServer(source)).map((source) => source.file),
-    onChange,
-  );
+  const stopFiles = watchSources(sourcePaths(args.sources), onChange);
   return () => {
     stopServers?.();
     stopFiles();
   };
 }
 
-type LiveServers = ReturnType<typeof import("./mcp-source.js").holdMcpServers>;
+type LiveServers = ReturnType<typeof import("../sources/mcp-server-source.js").holdMcpServers>;
 
 /** Only a mount with an mcp: source loads the MCP client. */
 async function holdLiveServers(): Promise<LiveServers> {
-  return (await import("./mcp-source.js")).holdMcpServers();
+  return (await import("../sources/mcp-server-source.js")).holdMcpServers();
 }
 
 function isMcpServer(source: SourceSpec): boolean {
-  return source.file.startsWith(MCP_PREFIX);
+  return source.location.kind !== "path";
 }

@@ -3,8 +3,7 @@ import type { LockReason } from "../afi/locked-view.js";
 import type { ToolNameStyle } from "../afi/mcp-server.js";
 import type { TokenGrant } from "../afi/tokens-file.js";
 import type { AfiCore } from "../afi/types.js";
-import { loadCatalog } from "./catalog-source.js";
-import { type LoadedRevision, viewRevision } from "./catalog-tree-source.js";
+import { type LoadedRevision, loadSourcesCatalog, viewRevision } from "./catalog-tree-source.js";
 import { CliError } from "./cli-error.js";
 import type { CommandIo } from "./command-io.js";
 import { type CommandSpec, commandHelp, flagOption, listOption, parseCommand, stringOption } from "./command-line.js";
@@ -112,7 +111,7 @@ export async function runServe(argv: readonly string[], io: CommandIo): Promise<
   // The MCP session's token, read before the sources are loaded, like every file of the access setup.
   const grant = grants === undefined || tokenFile === undefined ? undefined : grantOf(grants, tokenFile);
   const { sources, example } = catalogSources(parsed, parsed.positionals);
-  const loaded = await loadCatalog(sources, example);
+  const loaded = await loadSourcesCatalog(sources, example);
   // Loaded here, not at the top: `forage --help` imports this file for its spec alone.
   const { createAfiCore } = await import("../afi/afi-core.js");
   const servedSince = new Date();

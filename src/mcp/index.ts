@@ -1,6 +1,6 @@
 /**
  * MCP intake: reads a tools/list result, saved or listed live from a server
- * over stdio, into operations and the tools left out. It never calls a tool.
+ * over stdio or HTTP, into operations and the tools left out. It never calls a tool.
  */
 
 export * from "./limits.js";
@@ -9,6 +9,7 @@ export {
   type McpConnectOptions,
   type McpListing,
   type McpServerConnection,
+  type McpServerTarget,
 } from "./server-connection.js";
 export { isToolsListDocument, readToolsList } from "./tools-list-intake.js";
 export { parseToolsListText } from "./tools-list-text.js";

@@ -15,8 +15,11 @@ export const MAX_TOOL_SEGMENT_LENGTH = 64;
 /** Longest server instructions text kept, in UTF-16 code units. */
 export const MAX_INSTRUCTIONS_LENGTH = 4_096;
 
-/** How long a live server may take to start, answer initialize and list every page. */
-export const DEFAULT_LIST_DEADLINE_MS = 15_000;
+/**
+ * How long a live server may take to start, answer initialize and list every page: room for a
+ * cold `npx -y` (11-16 s measured for server-everything with an empty npm cache; docs/sources.md).
+ */
+export const DEFAULT_LIST_DEADLINE_MS = 60_000;
 
 /** Most tools/list pages followed through nextCursor; a server that pages forever is refused. */
 export const MAX_LIST_PAGES = 100;

@@ -1,25 +1,27 @@
-import { parse as parseYaml, YAMLError } from "yaml";
 import type { OperationDefinition } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import { jsonSchemaToZod } from "../json-schema/index.js";
 import { inheritedPropertyName } from "../json-schema/inherited-property-name.js";
-import { lineAt } from "../openapi/spec/parse-spec-text.js";
 
-/** Largest catalog file read, the same as the OpenAPI intake bound: checked before parsing. */
+/** Largest catalog file, the same as the OpenAPI intake bound: checked before any schema is compiled. */
 export const MAX_CATALOG_FILE_BYTES = 2 * 1_024 * 1_024;
 
+/** A catalog file's operations, its size (`text`'s) held to the bound before any schema is compiled. */
+export function catalogFileSource(text: string, document: unknown, name: string): OperationDefinition[] {
+  if (Buffer.byteLength(text) > MAX_CATALOG_FILE_BYTES) {
+    throw new ForageError("too_large", `${name}: over ${MAX_CATALOG_FILE_BYTES} bytes`);
+  }
+  return catalogFileOperations(document, name);
+}
+
 /**
- * Operations from a JSON or YAML catalog file:
+ * Operations from a JSON or YAML catalog file, parsed:
  * `{ operations: [{ path, description?, capabilities?, instructions?, inputSchema, outputSchema? }] }`.
  * Schemas are JSON Schema, compiled by the same jsonSchemaToZod as OpenAPI intake and App methods.
  * `null` instructions or outputSchema mean none, as an operation's `.json` file writes them, so
  * those files read back as a catalog (docs/describe.md, "Reading a mount back").
  */
-export function catalogFileOperations(text: string, name: string): OperationDefinition[] {
-  if (Buffer.byteLength(text) > MAX_CATALOG_FILE_BYTES) {
-    throw new ForageError("too_large", `${name}: over ${MAX_CATALOG_FILE_BYTES} bytes`);
-  }
-  const document = parseCatalogText(text, name);
+export function catalogFileOperations(document: unknown, name: string): OperationDefinition[] {
   const inherited = inheritedPropertyName(document, "");
   if (inherited !== undefined) {
     // Such names would validate but vanish from the described inputSchema, so describe would not tell the truth.
@@ -32,23 +34,6 @@ export function catalogFileOperations(text: string, name: string): OperationDefi
   if (!Array.isArray(operations))
     throw new ForageError("invalid_catalog", `${name}: expected { operations: [...] } or an OpenAPI document`);
   return operations.map((entry: unknown, index) => operationFromEntry(entry, `${name}: operation #${index}`));
-}
-
-/** The file's YAML (or JSON, which YAML reads too); a syntax error names the file and its line. */
-function parseCatalogText(text: string, name: string): unknown {
-  try {
-    return parseYaml(text, { maxAliasCount: 0, prettyErrors: false });
-  } catch (error) {
-    if (!(error instanceof YAMLError)) throw error;
-    const line = lineAt(text, error.pos[0]);
-    throw new ForageError(
-      "invalid_catalog",
-      `${name}: not valid YAML or JSON at line ${line}: ${error.message.split("\n")[0]}`,
-      {
-        line,
-      },
-    );
-  }
 }
 
 function operationFromEntry(entry: unknown, where: string): OperationDefinition {

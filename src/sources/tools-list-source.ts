@@ -1,0 +1,86 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { sha256Hex } from "../catalog/canonical-json.js";
+import { compareCodeUnits } from "../catalog/operation-path.js";
+import type { OperationDefinition } from "../catalog/types.js";
+import { ForageError } from "../forage-error.js";
+import { MAX_TOOLS_LIST_BYTES, type McpToolsIntake, readToolsList } from "../mcp/index.js";
+import type { SourceInfo, SourceSection } from "../tree/source-info.js";
+import { detectDataFile } from "./detect-data-file.js";
+import { defaultNamespace, type LoadedSource, nestedSource } from "./loaded-source.js";
+import { SourceError } from "./source-error.js";
+import { readSourceFile } from "./source-file.js";
+
+/** A saved tools/list result as a source: `result` is its parsed `{ tools: [...] }`, `text` what it was read from. */
+export function toolsListFileSource(
+  path: string,
+  text: string,
+  result: unknown,
+  namespace = defaultNamespace(path),
+): LoadedSource {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_TOOLS_LIST_BYTES)
+    throw new ForageError("too_large", `The tool list is ${bytes} bytes; the limit is ${MAX_TOOLS_LIST_BYTES}`, {
+      limit: MAX_TOOLS_LIST_BYTES,
+    });
+  const { operations, info } = mcpSourceOf(readToolsList(result), namespace, "MCP tools/list file", path);
+  return { content: operations, digest: sha256Hex(text), namespace, infos: [info] };
+}
+
+/** Each `*.json` file of a folder, under its own namespace (its stem), itself under the folder's NAME= when given. */
+export function folderSource(folder: string, namespace: string | undefined): LoadedSource {
+  const files = readdirSync(folder)
+    .filter((name) => name.toLowerCase().endsWith(".json"))
+    .sort(compareCodeUnits)
+    .map((name) => join(folder, name));
+  if (files.length === 0)
+    throw new SourceError(folder, `source ${folder}: a folder source holds MCP tools/list files (*.json); found none`);
+  const parts = files.map((file) => {
+    const stem = defaultNamespace(file);
+    const detected = detectDataFile(file, readSourceFile(file));
+    if (detected.kind !== "tools-list-file")
+      throw new SourceError(file, `source ${file}: expected an MCP tools/list result: { "tools": [...] }`);
+    return { stem, source: toolsListFileSource(file, detected.text, detected.result, stem) };
+  });
+  return nestedSource(parts, namespace);
+}
+
+/** The operations of an MCP tool listing (one segment each, not yet under the namespace) and what the mount shows of it. */
+export function mcpSourceOf(
+  intake: McpToolsIntake,
+  namespace: string,
+  kind: string,
+  origin: string,
+): { operations: OperationDefinition[]; info: SourceInfo } {
+  const operations = intake.operations.map(({ path, input, output, description, capabilities }) => ({
+    path,
+    input,
+    ...(output === undefined ? {} : { output }),
+    ...(description === undefined ? {} : { description }),
+    capabilities,
+  }));
+  const { name, title, version, description, instructions } = intake.server;
+  const sections: SourceSection[] = [];
+  // The title is for people; the name, which the namespace defaults to, stays visible beside it.
+  if (title !== undefined && name !== undefined) sections.push({ heading: "Server", lines: [`name: ${name}`] });
+  if (instructions !== undefined) sections.push({ heading: "Instructions", lines: instructions.split("\n") });
+  const shownTitle = title ?? name;
+  return {
+    operations,
+    info: {
+      namespace,
+      kind,
+      origin,
+      ...(shownTitle === undefined ? {} : { title: shownTitle }),
+      ...(version === undefined ? {} : { version }),
+      ...(description === undefined ? {} : { description }),
+      sections,
+      declared: intake.declared,
+      unsupported: intake.unsupported.map(({ toolName, summary, reason }) => ({
+        name: toolName,
+        ...(summary === undefined ? {} : { summary }),
+        reason,
+      })),
+    },
+  };
+}
