@@ -1,11 +1,11 @@
 // docs/search.md, "HTTP methods answer verbs" and "Abbreviations meet their words": checked on real public
 // APIs (test/fixtures/apis-guru, with their sources and licences), read the way forage mount reads a spec
-// (src/cli/openapi-source.ts), so each operation carries its "reads/writes over HTTP: METHOD /path" note.
+// (src/sources/openapi-source.ts), so each operation carries its "reads/writes over HTTP: METHOD /path" note.
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { openApiSource } from "../src/cli/openapi-source.js";
 import { createCatalog } from "../src/index.js";
+import { openApiSource } from "../src/sources/openapi-source.js";
 
 type Catalog = ReturnType<typeof createCatalog>;
 const catalogs = new Map<string, Catalog>();

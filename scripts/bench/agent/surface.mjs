@@ -10,7 +10,7 @@
 // Usage: node scripts/bench/agent/surface.mjs <catalog-dir> --baseline <other-checkout>/dist [--json]
 // (docs/mount.md states the bounds; BENCHMARKS.md has the figures and how the baseline was built.)
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -68,7 +68,11 @@ function plainFolder(dir) {
 
 /** Builds the mount's tree with the dist at `dist` and measures its surface. */
 async function measure(dist) {
-  const { parseSourceSpec } = await import(pathToFileURL(join(dist, "cli/catalog-source.js")).href);
+  // Builds before the sources layer kept parseSourceSpec in the CLI.
+  const specModule = existsSync(join(dist, "sources/source-spec.js"))
+    ? "sources/source-spec.js"
+    : "cli/catalog-source.js";
+  const { parseSourceSpec } = await import(pathToFileURL(join(dist, specModule)).href);
   const { loadRevision } = await import(pathToFileURL(join(dist, "cli/catalog-tree-source.js")).href);
   const quiet = process.stderr.write;
   // Loading a source that leaves tools out says so on stderr; a measurement does not need it.

@@ -122,7 +122,7 @@ export function syntheticOperations(count, seed = 42) {
     if (random.chance(0.5)) operation.output = objectSchema(random, random.int(1, 5), 1);
     if (random.chance(0.4)) operation.capabilities = random.sample(CAPABILITIES, random.int(1, 2));
     if (random.chance(0.2)) operation.instructions = random.pick(NOTES);
-    // Every other operation carries the HTTP note OpenAPI intake writes (src/cli/openapi-source.ts), so search
+    // Every other operation carries the HTTP note OpenAPI intake writes (src/sources/openapi-source.ts), so search
     // weighs REST verbs over half the catalog; drawn from no random number, so the rest of the catalog is unchanged.
     if (operations.length % 2 === 0)
       operation.capabilities = [...(operation.capabilities ?? []), httpNote(verbName, namespace, resource)];

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openApiSource } from "../../../dist/cli/openapi-source.js";
+import { openApiSource } from "../../../dist/sources/openapi-source.js";
 
 /** The project root: three levels above this script (scripts/bench/search-quality). */
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
