@@ -3,10 +3,12 @@ import { resolveTokens } from "../json-schema/json-pointer.js";
 import type { JsonObject } from "../json-value.js";
 import { assignMethodNames, operationKey } from "./operation/method-names.js";
 import {
+  effectOf,
   normalizeOperation,
   type OperationCandidate,
   type OperationContext,
   type OperationResult,
+  operationDescription,
 } from "./operation/normalize-operation.js";
 import { listOperationSites, type OperationSite } from "./operation/operation-sites.js";
 import { readAuthHints } from "./spec/auth-hints.js";
@@ -89,18 +91,16 @@ function normalizeOperations(
   const operations: OpenApiOperation[] = [];
   const unsupported: UnsupportedOperation[] = [];
   sites.forEach((site, index) => {
-    const result = normalizeOne(
-      {
-        site,
-        name: names.get(operationKey(site.method, site.path)) as string,
-        refProblem: spec.refProblems[index],
-        item: resolveTokens(resolved, ["paths", site.path]),
-        operation: resolveTokens(resolved, ["paths", site.path, site.method.toLowerCase()]),
-      },
-      context,
-    );
+    const candidate = {
+      site,
+      name: names.get(operationKey(site.method, site.path)) as string,
+      refProblem: spec.refProblems[index],
+      item: resolveTokens(resolved, ["paths", site.path]),
+      operation: resolveTokens(resolved, ["paths", site.path, site.method.toLowerCase()]),
+    };
+    const result = normalizeOne(candidate, context);
     if (result.ok) operations.push(result.operation);
-    else unsupported.push(leftOut(site, candidateSummary(resolved, site), result.reason));
+    else unsupported.push(leftOut(candidate, result));
   });
   return { operations, unsupported };
 }
@@ -153,15 +153,28 @@ function successResponses(responses: unknown): unknown[] {
     .map(([, response]) => response);
 }
 
-/** The operation's bounded summary, falling back to its description: what a person reads in the left-out list. */
-function candidateSummary(resolved: JsonObject, site: OperationSite): string | undefined {
-  const operation = resolveTokens(resolved, ["paths", site.path, site.method.toLowerCase()]);
+/**
+ * A refused operation as intake reports it: its name, its summary (falling back to its
+ * description: what a person reads in the left-out list), its description and the reason,
+ * with its schemas as the source declares them when they could be read.
+ */
+function leftOut(
+  { site, name, operation }: OperationCandidate,
+  result: Extract<OperationResult, { ok: false }>,
+): UnsupportedOperation {
   const record = typeof operation === "object" && operation !== null ? (operation as Record<string, unknown>) : {};
-  return boundTitle(nonEmpty(record.summary)) ?? boundTitle(nonEmpty(record.description));
-}
-
-function leftOut(site: OperationSite, summary: string | undefined, reason: string): UnsupportedOperation {
-  return { method: site.method, path: site.path, ...(summary === undefined ? {} : { summary }), reason };
+  const summary = boundTitle(nonEmpty(record.summary)) ?? boundTitle(nonEmpty(record.description));
+  const description = operationDescription(record);
+  return {
+    method: site.method,
+    path: site.path,
+    name,
+    ...(summary === undefined ? {} : { summary }),
+    ...(description === undefined ? {} : { description }),
+    effect: effectOf(site.method),
+    reason: result.reason,
+    ...(result.sourceSchema === undefined ? {} : { sourceSchema: result.sourceSchema }),
+  };
 }
 
 function operationIdOf(resolved: JsonObject, site: OperationSite): unknown {
