@@ -2,6 +2,12 @@ import type { Summary } from "../catalog/types.js";
 import { UNSUPPORTED_FILE } from "./source-files.js";
 import type { LeftOutOperation } from "./source-info.js";
 import { firstSentence, oneLine, pageName, plural, positionWords, renderPages } from "./text-pages.js";
+import {
+  UNVALIDATED_LINE_FORMAT,
+  type UnvalidatedSubject,
+  unvalidatedCount,
+  unvalidatedIndexLine,
+} from "./unvalidated-operations.js";
 
 /** The stem of every directory's index pages: `@index.txt`, `@index.2.txt`, … */
 export const INDEX_STEM = "@index";
@@ -23,7 +29,10 @@ export type IndexEntry =
       readonly operations: number;
       /** Operations its sources left out, nested ones included. */
       readonly unsupported: number;
+      /** Operations of its sources shown not validated, nested ones included. */
+      readonly unvalidated?: number;
     }
+  | ({ readonly kind: "unvalidated" } & UnvalidatedSubject)
   | { readonly kind: "unsupported"; readonly namespace: string; readonly operation: LeftOutOperation };
 
 /** What the header of a directory's index says the directory is. */
@@ -31,18 +40,22 @@ export interface IndexSubject {
   /** "the catalog root", "namespace petstore". */
   readonly title: string;
   readonly operations: number;
+  /** Not-validated operations below, which have files too (see unvalidatedCount). */
+  readonly unvalidated?: number;
   readonly unsupported: number;
 }
 
 /** What every index header says its lines are, so a reader needs no other file to read one. */
 const LINE_FORMAT =
-  "Lines: NAME/ — summary — counts | path — first sentence — sample call[ — optional: other inputs] | [unsupported] NAMESPACE: NAME — summary " +
-  "(an operation the source offers under that name; Forage could not describe its schema exactly, so it has no " +
+  "Lines: NAME/ — summary — counts | path — first sentence — sample call[ — optional: other inputs] | " +
+  `${UNVALIDATED_LINE_FORMAT} | [unsupported] NAMESPACE: NAME — summary ` +
+  "(an operation the source offers under that name; Forage could not read its schema, so it has no " +
   ".d.ts or .json here, and the source's @unsupported.txt says why)";
 
 /** The index pages of one directory: a header line saying what the file holds, then one line per child in listing order. */
 export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]): string[] {
-  const described = `${subject.operations} ${plural(subject.operations, "operation")} below`;
+  const total = subject.operations + (subject.unvalidated ?? 0);
+  const described = `${total} ${plural(total, "operation")} below${unvalidatedCount(subject.unvalidated)}`;
   const leftOut = subject.unsupported === 0 ? "" : `, ${subject.unsupported} unsupported`;
   return indexPagesHeaded(`index of ${subject.title}, ${described}${leftOut}`, entries);
 }
@@ -65,11 +78,14 @@ export function indexLine(entry: IndexEntry): string {
       return oneLine(`${path} — ${firstSentence(description) || "(no description)"} — ${sample}${optional}`);
     }
     case "namespace": {
-      const counts = `${entry.operations} ${plural(entry.operations, "operation")}`;
+      const total = entry.operations + (entry.unvalidated ?? 0);
+      const counts = `${total} ${plural(total, "operation")}${unvalidatedCount(entry.unvalidated)}`;
       const leftOut =
         entry.unsupported === 0 ? "" : `, ${entry.unsupported} unsupported (${entry.name}/${UNSUPPORTED_FILE})`;
       return oneLine(`${entry.name}/ — ${entry.summary} — ${counts}${leftOut}`);
     }
+    case "unvalidated":
+      return unvalidatedIndexLine(entry);
     case "unsupported": {
       const { name, summary } = entry.operation;
       return oneLine(`[unsupported] ${entry.namespace}: ${name}${summary === undefined ? "" : ` — ${summary}`}`);

@@ -1,13 +1,21 @@
 import type { ManifestSource } from "./manifest.js";
 import { coverageSentence, SOURCE_FILE, UNSUPPORTED_FILE } from "./source-files.js";
 import { plural } from "./text-pages.js";
+import { UNVALIDATED_MARK } from "./unvalidated-operations.js";
 
 const RANKED_SEARCH = `3. Or, for tasks that name no namespace, several ranked queries in one call:
    \`for q in "send email" "create issue"; do cat ".search/$q/@index.txt"; done\` (each query's best ten
-   operations, then the best five the sources offer but Forage could not describe). The ranking is
+   operations, then the best ten ${UNVALIDATED_MARK} ones, then the best five the sources offer without files). The ranking is
    lexical (BM25F over the words of the path, description, capability notes, instructions and input field
    names): no translation and no synonyms, so use the words the operations themselves use.
 `;
+
+/** What the README says of the two kinds of marked lines: not-validated operations (with files) and unsupported ones (without). */
+const NOT_VALIDATED_GUIDE = `A \`${UNVALIDATED_MARK} path\` line is an operation of its source
+   like any other, with its \`.d.ts\` and \`.json\`, shown from the source's own schema, which Forage did not
+   validate (its \`.json\` says \`"validated": false\` and why; the \`.d.ts\` keeps the source's constraints as JSDoc
+   tags such as \`@format\` and \`@pattern\`). An \`[unsupported] NS: NAME\` line is an operation the source offers
+   under that name whose schema Forage could not read: it has no files here, but it is the source's operation all the same.`;
 
 const RANKED_SEARCH_DETAIL = `- Ranked search also lists \`.search/<query>/\` as entries named by rank that read as the operation's \`.d.ts\`,
   and \`.search/<query>/results.json\` holds the ranked summaries.
@@ -31,7 +39,7 @@ export function mountReadme(facts: {
     ? `- Text search: \`grep -rn maxLength .\`, or write \`{"query": "text"}\` or \`{"query": {"regex": "…"}}\` to
   \`.afi/search\` and read NDJSON matches back (AFI profile 2; see \`.afi/manifest.json\`).`
     : `- Text search: \`grep -rn maxLength .\` (this ${facts.rankedSearch === false ? "is a plain directory" : "mount is read-only"}, so it has no \`.afi/search\` control file).`;
-  const count = `${facts.operationCount} ${plural(facts.operationCount, "operation")}`;
+  const count = `${facts.operationCount} ${plural(facts.operationCount, "operation")}${unvalidatedNote(facts.sources)}`;
   return `# Forage catalog
 
 This read-only directory describes ${count}${scope} (revision \`${facts.revision}\`).
@@ -41,15 +49,14 @@ Finding operations takes two shell calls; ask for everything you need in each.
 ${firstStep(facts.namespaceMap)}
 2. \`cat NS1/@index.txt NS2/@index.txt\`, every namespace your tasks need in one call: one line per operation,
    \`path — first sentence — sample call — optional: other inputs\`. That line is enough to choose an operation;
-   its \`.json\` holds the full schemas. An \`[unsupported] NS: NAME\` line is an operation the source offers under
-   that name that Forage could not describe: it has no files here, but it is the source's operation all the same.
+   its \`.json\` holds the full schemas. ${NOT_VALIDATED_GUIDE}
 ${facts.rankedSearch === false ? "" : RANKED_SEARCH}
 Every directory has an \`@index.txt\`, one line per child (paged as \`@index.2.txt\`, … past 500 lines or 64 KiB;
 each page names the next). The whole catalog in one call: \`grep -rh "" --include='@index*.txt' .\`; operations by
 their words: \`grep -rhi "send email" --include='@index*.txt' .\`
 
 - Directories are namespaces. Each operation is \`<name>.d.ts\` (TypeScript declaring \`env.<path>(input)\`)
-  and \`<name>.json\` (description, capability notes, instructions, inputSchema, outputSchema, sample).
+  and \`<name>.json\` (validated, description, capability notes, instructions, inputSchema, outputSchema, sample).
   At the root, an operation named like a file here (\`tsconfig\`, \`index\`, \`package\`) is \`tsconfig.op.d.ts\` and \`tsconfig.op.json\`.
 - \`@namespace.d.ts\` in a directory declares \`env\` for that namespace by importing its children's files; the root's is
   \`index.d.ts\`, which \`package.json\` names as \`types\`: a project can \`import type { env } from "<this directory>"\`
@@ -60,6 +67,12 @@ their words: \`grep -rhi "send email" --include='@index*.txt' .\`
 ${facts.rankedSearch === false ? "" : RANKED_SEARCH_DETAIL}${textSearch}
 - Type-check every declaration: \`tsc -p .\`
 ${namespaceSection(facts.namespaceMap)}${sourcesSection(facts.sources)}`;
+}
+
+/** ", and 9 more [not validated]": the operations with files that the catalog's count leaves out. */
+function unvalidatedNote(sources: readonly ManifestSource[]): string {
+  const count = sources.reduce((sum, source) => sum + source.unvalidated, 0);
+  return count === 0 ? "" : `, and ${count} more ${UNVALIDATED_MARK} (see below)`;
 }
 
 /** The quick start's first step: the map below when the README holds it, else the paged root index. */

@@ -74,18 +74,19 @@ export class NamespaceFiles {
     const facts = this.#facts(directory);
     const children: DeclaredChild[] = [];
     for (const child of facts.children) {
-      if (child.kind === "operation") {
-        const file = this.#layout.operationFile(child.summary.path);
+      if (child.kind !== "namespace") {
+        const path = child.kind === "operation" ? child.summary.path : child.path;
+        const file = this.#layout.operationFile(path);
         const stem = file.slice(file.lastIndexOf("/") + 1, -".d.ts".length);
-        const segment = child.summary.path.slice(child.summary.path.lastIndexOf(".") + 1);
+        const segment = path.slice(path.lastIndexOf(".") + 1);
         children.push({ kind: "operation", segment, specifier: `./${stem}.js` });
-      } else if (this.#facts(childPath(directory, child.name)).operations > 0) {
+      } else if (declaredBelow(this.#facts(childPath(directory, child.name))) > 0) {
         children.push({ kind: "namespace", segment: child.name, specifier: `./${child.name}/${NAMESPACE_MODULE}` });
       }
     }
     return composedNamespaceDeclaration({
       namespace: this.#layout.namespace(directory),
-      operations: facts.operations,
+      operations: declaredBelow(facts),
       ...(facts.source === undefined ? {} : { sourceSummary: sourceSummary(facts.source) }),
       children,
     });
@@ -98,7 +99,8 @@ export class NamespaceFiles {
     for (let page = 0; page < pages.length; page++)
       made.set(pageName(INDEX_STEM, page), renderedFile(this.#indexPage, { directory, page }));
     // The root has none: index.d.ts is the root's, named for imports.
-    if (directory !== "/" && facts.operations > 0) made.set(NAMESPACE_FILE, renderedFile(this.#declaration, directory));
+    if (directory !== "/" && declaredBelow(facts) > 0)
+      made.set(NAMESPACE_FILE, renderedFile(this.#declaration, directory));
     const source = facts.source;
     if (source !== undefined) {
       made.set(SOURCE_FILE, renderedFile(sourceText, source));
@@ -138,15 +140,15 @@ export class NamespaceFiles {
         : namespace === ""
           ? "the catalog root"
           : `namespace ${namespace} (the mount root)`;
-    return { title, operations: facts.operations, unsupported: facts.unsupported };
+    return { title, operations: facts.operations, unvalidated: facts.unvalidated, unsupported: facts.unsupported };
   }
 
   #indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {
-    const entries: IndexEntry[] = facts.children.map((child) =>
-      child.kind === "operation"
-        ? { ...child, optional: optionalInputs(this.#layout.forage, child.summary.path) }
-        : this.#namespaceEntry(directory, child.name),
-    );
+    const entries: IndexEntry[] = facts.children.map((child) => {
+      if (child.kind === "operation")
+        return { ...child, optional: optionalInputs(this.#layout.forage, child.summary.path) };
+      return child.kind === "unvalidated" ? child : this.#namespaceEntry(directory, child.name);
+    });
     const source = facts.source;
     for (const operation of source?.unsupported ?? [])
       entries.push({ kind: "unsupported", namespace: (source as SourceInfo).namespace, operation });
@@ -160,9 +162,15 @@ export class NamespaceFiles {
       name,
       summary: namespaceSummary(below),
       operations: below.operations,
+      unvalidated: below.unvalidated,
       unsupported: below.unsupported,
     };
   }
+}
+
+/** Operations declared below a directory: described ones and not-validated ones, which have files too. */
+function declaredBelow(facts: DirectoryFacts): number {
+  return facts.operations + facts.unvalidated;
 }
 
 /**
@@ -171,9 +179,10 @@ export class NamespaceFiles {
  */
 function namespaceSummary(facts: DirectoryFacts): string {
   const shown = 6;
-  const names = facts.children.map((child) =>
-    child.kind === "namespace" ? `${child.name}/` : (child.summary.path.split(".").pop() as string),
-  );
+  const names = facts.children.map((child) => {
+    if (child.kind === "namespace") return `${child.name}/`;
+    return child.kind === "operation" ? (child.summary.path.split(".").pop() as string) : child.operation.segment;
+  });
   const listed = names.length > 0 ? names : (facts.source?.unsupported ?? []).map(({ name }) => name);
   const contains =
     listed.length === 0 ? "" : `contains ${listed.slice(0, shown).join(", ")}${listed.length > shown ? ", …" : ""}`;

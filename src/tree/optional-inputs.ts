@@ -1,4 +1,5 @@
 import type { Forage, OperationDescription } from "../catalog/types.js";
+import type { JsonSchema } from "../json-value.js";
 
 /** Most optional input names an index line shows; the line's own length bound cuts the rest. */
 const MAX_OPTIONAL_SHOWN = 16;
@@ -9,7 +10,11 @@ const MAX_OPTIONAL_SHOWN = 16;
  * `threadId`), which is what a reader would otherwise open the `.json` for.
  */
 export function optionalInputs(forage: Forage, path: string): string[] {
-  const { inputSchema } = forage.describe(path) as OperationDescription;
+  return optionalInputNames((forage.describe(path) as OperationDescription).inputSchema);
+}
+
+/** The optional top-level input names an input schema declares, as optionalInputs shows them. */
+export function optionalInputNames(inputSchema: JsonSchema): string[] {
   if (typeof inputSchema !== "object" || inputSchema === null) return [];
   const { properties, required } = inputSchema as { properties?: unknown; required?: unknown };
   if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return [];

@@ -3,6 +3,7 @@ import { type IndexEntry, indexPagesHeaded } from "./directory-index.js";
 import type { LeftOutMatch, LeftOutSearch } from "./left-out-search.js";
 import { optionalInputs } from "./optional-inputs.js";
 import { plural } from "./text-pages.js";
+import { UNVALIDATED_MARK, type UnvalidatedSubject, unvalidatedSample } from "./unvalidated-operations.js";
 
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;
@@ -14,6 +15,8 @@ export const SEARCH_DIRECTORY_LIMIT = 50;
  */
 export const SEARCH_INDEX_RANKED = 10;
 export const SEARCH_INDEX_LEFT_OUT = 5;
+/** How many not-validated operations a query directory shows (index, entries and results.json): ranked apart, as operations. */
+export const SEARCH_UNVALIDATED = 10;
 
 /** One ranked entry of a /.search/<query>/ directory. */
 export interface RankedEntry {
@@ -41,14 +44,41 @@ export function searchListing(
   // The catalog's search checks the query's bounds, so it runs first.
   const results = forage.search(query, { limit: SEARCH_DIRECTORY_LIMIT, namespace }).results;
   const unsupported = leftOut.matches(query, SEARCH_INDEX_LEFT_OUT);
+  const unvalidated = leftOut.unvalidatedMatches(query, SEARCH_UNVALIDATED);
   const entries = results.map((summary: Summary, index: number) => ({
     name: `${String(index + 1).padStart(2, "0")}-${summary.path}.d.ts`,
     target: `../..${relativeFile(summary.path)}`,
   }));
+  const listed = { query, results, ...unvalidatedResults(unvalidated, relativeFile) };
   return {
-    entries,
-    indexPages: queryIndexPages(forage, query, results, unsupported),
-    resultsJson: `${JSON.stringify({ query, results, unsupported: unsupported.map(unsupportedResult) }, null, 2)}\n`,
+    entries: [...entries, ...unvalidatedEntries(unvalidated, relativeFile)],
+    indexPages: queryIndexPages(forage, query, results, unvalidated, unsupported),
+    resultsJson: `${JSON.stringify({ ...listed, unsupported: unsupported.map(unsupportedResult) }, null, 2)}\n`,
+  };
+}
+
+/** The not-validated matches' entries, `nv-01-PATH.d.ts`, …: after the ranked ones in `ls`, and never mistaken for them. */
+function unvalidatedEntries(
+  unvalidated: readonly UnvalidatedSubject[],
+  relativeFile: (path: string) => string,
+): RankedEntry[] {
+  return unvalidated.map(({ path }, index) => ({
+    name: `nv-${String(index + 1).padStart(2, "0")}-${path}.d.ts`,
+    target: `../..${relativeFile(path)}`,
+  }));
+}
+
+/** results.json's `notValidated`: each match's path, file, reason and sample, present only when there are any. */
+function unvalidatedResults(unvalidated: readonly UnvalidatedSubject[], relativeFile: (path: string) => string) {
+  if (unvalidated.length === 0) return {};
+  return {
+    notValidated: unvalidated.map((subject) => ({
+      path: subject.path,
+      file: relativeFile(subject.path).slice(1),
+      description: subject.operation.description ?? subject.operation.summary ?? "",
+      sample: unvalidatedSample(subject),
+      reason: subject.operation.reason,
+    })),
   };
 }
 
@@ -56,6 +86,7 @@ function queryIndexPages(
   forage: Forage,
   query: string,
   results: readonly Summary[],
+  unvalidated: readonly UnvalidatedSubject[],
   unsupported: readonly LeftOutMatch[],
 ): string[] {
   const shown = results.slice(0, SEARCH_INDEX_RANKED);
@@ -63,6 +94,7 @@ function queryIndexPages(
     ...shown.map(
       (summary): IndexEntry => ({ kind: "operation", summary, optional: optionalInputs(forage, summary.path) }),
     ),
+    ...unvalidated.map((subject): IndexEntry => ({ kind: "unvalidated", ...subject })),
     ...unsupported.map((match): IndexEntry => ({ kind: "unsupported", ...match })),
   ];
   const ranked =
@@ -70,7 +102,12 @@ function queryIndexPages(
       ? `${results.length} ranked ${plural(results.length, "operation")}`
       : `the best ${shown.length} of ${results.length} ranked operations (all of them: ls this directory, or results.json)`;
   const leftOut = unsupported.length === 0 ? "" : `, then the best ${unsupported.length} unsupported`;
-  return indexPagesHeaded(`search results for ${JSON.stringify(query)}, best first: ${ranked}${leftOut}`, entries);
+  const headline = `search results for ${JSON.stringify(query)}, best first: ${ranked}${unvalidatedHeadline(unvalidated)}${leftOut}`;
+  return indexPagesHeaded(headline, entries);
+}
+
+function unvalidatedHeadline(unvalidated: readonly UnvalidatedSubject[]): string {
+  return unvalidated.length === 0 ? "" : `, then the best ${unvalidated.length} ${UNVALIDATED_MARK}`;
 }
 
 function unsupportedResult({ namespace, operation }: LeftOutMatch) {
