@@ -49,7 +49,10 @@ export async function loadCatalog(
   for (const source of sources) loaded.push(await loadNamedSource(source));
   assertDistinctNamespaces(sources, loaded);
   const infos = loaded.flatMap(({ infos }) => infos ?? []);
-  for (const info of infos) if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
+  for (const info of infos) {
+    if ((info.unvalidated?.length ?? 0) > 0) process.stderr.write(`forage: ${unvalidatedNote(info)}\n`);
+    if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
+  }
   const only = loaded.length === 1 ? loaded[0] : undefined;
   if (only !== undefined && isCatalog(only.content) && only.namespace === undefined) {
     return { catalog: only.content, sources: infos };
@@ -171,6 +174,13 @@ function leftOutNote(info: SourceInfo): string {
   const count = info.unsupported.length;
   const operations = `${count} ${count === 1 ? "operation" : "operations"} unsupported (of ${info.declared} declared)`;
   return `${info.namespace}: ${operations}; the mount lists ${count === 1 ? "it" : "them"} with the reasons in ${file}`;
+}
+
+/** "uspto: 2 operations not validated (of 3 declared); the mount shows them from the source's own schemas, marked [not validated]". */
+function unvalidatedNote(info: SourceInfo): string {
+  const count = info.unvalidated?.length ?? 0;
+  const operations = `${count} ${count === 1 ? "operation" : "operations"} not validated (of ${info.declared} declared)`;
+  return `${info.namespace}: ${operations}; the mount shows ${count === 1 ? "it" : "them"} from the source's own schemas, marked [not validated], each .json with the reason`;
 }
 
 /**
