@@ -227,11 +227,12 @@ describe("real specs with format everywhere", () => {
 describe("MCP tools the compiler refuses", () => {
   test("server-everything's gzip tool (a format in its inputSchema) has files from its own inputSchema", () => {
     const loaded = toolsListFile(everything, { file: "everything.json", namespace: "everything" });
-    const operations = (loaded?.content as OperationDefinition[]).map((operation) => ({
+    if (loaded === undefined) throw new Error("everything.json is a tools/list file");
+    const operations = (loaded.content as OperationDefinition[]).map((operation) => ({
       ...operation,
       path: `everything.${operation.path}`,
     }));
-    const { catalog, tree } = treeOf(operations, loaded?.infos ?? []);
+    const { catalog, tree } = treeOf(operations, loaded.infos ?? []);
     expect(() => catalog.describe("everything.gzip_file_as_resource")).toThrow();
     const described = json(tree, "/everything/gzip_file_as_resource.json");
     const tool = (JSON.parse(everything) as { tools: { name: string; inputSchema: unknown }[] }).tools.find(
