@@ -36,7 +36,8 @@ function filesUnder(root: string): Map<string, string> {
   return new Map(listed.map((path) => [path, readFileSync(join(root, path), "utf8")]));
 }
 
-// A spec with one operation whose schema cannot be read (recursive) and one the compiler refuses (a pattern).
+// A spec with an operation the compiler refuses (a pattern), one whose schema refers back to itself (shown from
+// $defs), and one whose schema intake will not read (TRACE).
 const loops = join(scratch, "loops.json");
 writeFileSync(
   loops,
@@ -55,6 +56,11 @@ writeFileSync(
           operationId: "createNode",
           summary: "Create a tree node",
           requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Node" } } } },
+          responses: { "204": { description: "done" } },
+        },
+        trace: {
+          operationId: "traceNodes",
+          summary: "Echo the request",
           responses: { "204": { description: "done" } },
         },
       },
@@ -112,11 +118,16 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
     expect(shown.reason).toMatch(/success response schema is unsupported: .*"format"/);
     expect(shown.capabilities[0]).toBe("reads over HTTP: GET /pets/{petId}");
     expect(sh(`cat ${quote(join(mnt, "loops/listNodes.d.ts"))}`).stdout).toContain('@pattern "^[a-z]+$"');
+    // A schema that refers back to itself keeps its reference, to $defs, so its type stays finite.
+    const node = sh(`cat ${quote(join(mnt, "loops/createNode.d.ts"))}`).stdout;
+    expect(node).toContain(
+      "export type loops$createNode_Input$$Node = {\n  children?: loops$createNode_Input$$Node[];",
+    );
   });
 
   test("grep finds every not-validated .json, and -ri unsupported only what has no files", () => {
     const unvalidated = sh(`cd ${quote(mnt)} && grep -rl '"validated": false' --include='*.json' . | LC_ALL=C sort`);
-    expect(unvalidated.stdout.trim().split("\n")).toHaveLength(3 + 2 + 9 + 1);
+    expect(unvalidated.stdout.trim().split("\n")).toHaveLength(3 + 2 + 9 + 2);
     expect(unvalidated.stdout).toContain("./uspto/perform_search.json");
     const validated = sh(`cd ${quote(mnt)} && grep -rl '"validated": true' --include='*.json' .`).stdout;
     expect(validated).toBe("./uspto/list_searchable_fields.json\n");
@@ -125,7 +136,7 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
       .split("\n");
     expect(found).toEqual([
       expect.stringMatching(
-        /^\.\/loops\/@unsupported\.txt:unsupported: loops: POST \/nodes — Create a tree node — reason: .*refers back to itself/,
+        /^\.\/loops\/@unsupported\.txt:unsupported: loops: TRACE \/nodes — Echo the request — reason: TRACE is unsupported/,
       ),
     ]);
     expect(sh(`grep -rli unsupported ${quote(mnt)}`).stdout).toContain("README.md");
@@ -134,13 +145,13 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
   test("head of the root index maps the mount; one grep over the indexes finds an operation and its sample", () => {
     const head = sh(`head -n 5 ${quote(join(mnt, "@index.txt"))}`).stdout.split("\n");
     expect(head[0]).toMatch(
-      /^# @index\.txt: index of the catalog root, 16 operations below \(15 not validated\), 1 unsupported: 4 entries\./,
+      /^# @index\.txt: index of the catalog root, 17 operations below \(16 not validated\), 1 unsupported: 4 entries\./,
     );
     expect(head[3]).toBe(
       "petstore/ — Swagger Petstore 1.0.0; contains listPets, createPets, showPetById — 3 operations (3 not validated)",
     );
     expect(head[2]).toBe(
-      "loops/ — Loops 1; contains listNodes — 1 operation (1 not validated), 1 unsupported (loops/@unsupported.txt)",
+      "loops/ — Loops 1; contains listNodes, createNode — 2 operations (2 not validated), 1 unsupported (loops/@unsupported.txt)",
     );
     expect(head[4]).toMatch(
       /^uspto\/ — USPTO Data Set API 1\.0\.0: The Data Set API \(DSAPI\) allows .* — 3 operations \(2 not validated\)$/,
@@ -173,16 +184,16 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
     expect(readme).toContain("all 3 operations of petstore have files here (all [not validated]");
     expect(readme).toContain("all 3 operations of uspto have files here (2 of them [not validated]");
     expect(readme).toMatch(
-      /1 of 2 operations of loops has files here \(it is \[not validated\]: .*\); the other 1 is listed in loops\/@unsupported\.txt/,
+      /2 of 3 operations of loops have files here \(all \[not validated\]: .*\); the other 1 is listed in loops\/@unsupported\.txt/,
     );
-    expect(readme).toContain("describes 1 operation, and 15 more [not validated]");
+    expect(readme).toContain("describes 1 operation, and 16 more [not validated]");
     expect(readme).toContain("cat @index.txt");
     expect(readme).toMatch(/lexical \(BM25F/);
     expect(readme).not.toMatch(/by meaning/);
     const manifest = JSON.parse(sh(`cat ${quote(join(mnt, ".afi/manifest.json"))}`).stdout);
     expect(manifest["x-forage-operations"]).toBe(1);
     expect(manifest["x-forage-sources"].map((source: Record<string, unknown>) => source.not_validated)).toEqual([
-      3, 2, 9, 1,
+      3, 2, 9, 2,
     ]);
   });
 
@@ -208,7 +219,7 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
       "forage: petstore: 3 operations not validated (of 3 declared); the mount shows them from the source's own schemas",
     );
     expect(result.stderr).toContain(
-      "forage: loops: 1 operation unsupported (of 2 declared); the mount lists it with the reasons in loops/@unsupported.txt",
+      "forage: loops: 1 operation unsupported (of 3 declared); the mount lists it with the reasons in loops/@unsupported.txt",
     );
     const exported = filesUnder(out);
     const mounted = filesUnder(mnt);

@@ -93,10 +93,21 @@ describe("intake: a refused operation carries the source's own schemas", () => {
     });
   });
 
-  test("a schema that cannot be read (recursive) stays a plain left-out entry, without schemas", () => {
+  test("a schema that refers back to itself is read from the unresolved spec, its components under $defs", () => {
     const normalized = normalizeOpenApi(readFileSync(join(oasExamples, "circular-request-bodies.json"), "utf8"));
     expect(normalized.unsupported.length).toBeGreaterThan(0);
-    for (const entry of normalized.unsupported) expect(entry.sourceSchema).toBeUndefined();
+    const direct = normalized.unsupported.find(({ name }) => name === "directCircular");
+    expect(direct?.reason).toMatch(/refers back to itself/);
+    expect(direct?.sourceSchema?.inputSchema).toMatchObject({
+      properties: { body: { $ref: "#/$defs/TreeNode" } },
+      $defs: { TreeNode: { properties: { children: { type: "array", items: { $ref: "#/$defs/TreeNode" } } } } },
+    });
+  });
+
+  test("what intake will not read at all (TRACE, a $ref Path Item) stays a plain left-out entry", () => {
+    const normalized = normalizeOpenApi(readFileSync(join(oasExamples, "server-path-level.json"), "utf8"));
+    const plain = normalized.unsupported.filter(({ sourceSchema }) => sourceSchema === undefined);
+    expect(plain.map(({ reason }) => reason)).toEqual([expect.stringMatching(/^the Path Item is a \$ref/)]);
   });
 
   test("MCP: a tool refused for a keyword keeps its schemas; one with no inputSchema does not", () => {

@@ -65,6 +65,8 @@ interface IntakenSpec {
   readonly resolved: JsonObject;
   readonly sites: readonly OperationSite[];
   readonly refProblems: ReadonlyArray<string | undefined>;
+  /** The spec before resolution, kept only when some operation has a reference problem (its schemas are read from it). */
+  readonly unresolved: JsonObject | undefined;
 }
 
 /** Every whole-spec refusal happens here, cheapest first, all before references are resolved. */
@@ -77,7 +79,8 @@ function intakeSpec(specText: string): IntakenSpec {
   budget.assertWithinBudget();
   // Reference problems are found on the raw spec; resolution then rewrites it in place.
   const refProblems = sites.map((site) => referenceProblem(budget, root, site));
-  return { version, resolved: resolveLocalRefs(root, version), sites, refProblems };
+  const unresolved = refProblems.some((problem) => problem !== undefined) ? structuredClone(root) : undefined;
+  return { version, resolved: resolveLocalRefs(root, version), sites, refProblems, unresolved };
 }
 
 function normalizeOperations(
@@ -97,6 +100,7 @@ function normalizeOperations(
       refProblem: spec.refProblems[index],
       item: resolveTokens(resolved, ["paths", site.path]),
       operation: resolveTokens(resolved, ["paths", site.path, site.method.toLowerCase()]),
+      ...(spec.unresolved === undefined ? {} : { unresolved: spec.unresolved }),
     };
     const result = normalizeOne(candidate, context);
     if (result.ok) operations.push(result.operation);

@@ -1,5 +1,5 @@
 import { ForageError } from "../../forage-error.js";
-import type { JsonSchema } from "../../json-value.js";
+import type { JsonObject, JsonSchema } from "../../json-value.js";
 import { type CredentialParameter, readSecurity } from "../spec/auth-hints.js";
 import { readServerHints } from "../spec/server-hints.js";
 import { boundDescription, boundTitle, nonEmpty, thirdPartyText } from "../text-limits.js";
@@ -17,6 +17,7 @@ import { BODY_KEY, buildOperationInput } from "./operation-input.js";
 import type { OperationSite } from "./operation-sites.js";
 import { readParameters } from "./parameters.js";
 import { checkPathTemplate } from "./path-template.js";
+import { referencedSourceSchema } from "./referenced-schema.js";
 import { readJsonBody } from "./request-body.js";
 import { readSuccessSchema } from "./responses.js";
 import { readSourceInput } from "./source-input.js";
@@ -38,6 +39,8 @@ export interface OperationCandidate {
   /** The dereferenced Path Item and Operation objects. */
   readonly item: unknown;
   readonly operation: unknown;
+  /** The spec before its references were inlined, kept when some operation has a reference problem. */
+  readonly unresolved?: JsonObject;
 }
 
 /** The operation, or the reason a person can act on and, when they can be read, its schemas as the source declares them. */
@@ -68,7 +71,10 @@ export function normalizeOperation(candidate: OperationCandidate, context: Opera
   if (site.referencedItem)
     return refuse("the Path Item is a $ref; referenced Path Items are unsupported, so inline it under paths");
   if (!isRecord(candidate.operation)) return refuse("the operation is not an object");
-  if (candidate.refProblem !== undefined) return refuse(candidate.refProblem);
+  if (candidate.refProblem !== undefined) {
+    const unresolved = candidate.unresolved;
+    return refuse(candidate.refProblem, unresolved && referencedSourceSchema(unresolved, site, context));
+  }
   const item = isRecord(candidate.item) ? candidate.item : {};
   const result = readOperation(candidate, item, candidate.operation, context);
   if (result.ok || result.sourceSchema !== undefined) return result;
