@@ -104,6 +104,23 @@ describe("intake: a refused operation carries the source's own schemas", () => {
     });
   });
 
+  test("a loop through a reference that is not a component schema cannot be kept in $defs: no schemas, no hang", () => {
+    const item = { $ref: "#/components/requestBodies/Tree/content/application~1json/schema" };
+    const spec = JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "Loop", version: "1" },
+      paths: { "/trees": { post: { requestBody: { $ref: "#/components/requestBodies/Tree" }, responses: {} } } },
+      components: {
+        requestBodies: {
+          Tree: { content: { "application/json": { schema: { type: "object", properties: { child: item } } } } },
+        },
+      },
+    });
+    const [entry] = normalizeOpenApi(spec).unsupported;
+    expect(entry?.reason).toMatch(/refers back to itself/);
+    expect(entry?.sourceSchema).toBeUndefined();
+  });
+
   test("what intake will not read at all (TRACE, a $ref Path Item) stays a plain left-out entry", () => {
     const normalized = normalizeOpenApi(readFileSync(join(oasExamples, "server-path-level.json"), "utf8"));
     const plain = normalized.unsupported.filter(({ sourceSchema }) => sourceSchema === undefined);

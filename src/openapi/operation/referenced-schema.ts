@@ -17,21 +17,20 @@ const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
  * spec: each `#/components/schemas/NAME` becomes a reference to `$defs/NAME` of the schema that
  * uses it, so a recursive type stays finite, and every other local reference (a shared parameter,
  * request body or response) is inlined. Shown not validated, never compiled. Undefined when a
- * reference does not resolve.
+ * reference does not resolve, or when one that is not a component schema refers back to itself.
  */
 export function referencedSourceSchema(
   root: JsonObject,
   site: OperationSite,
   context: Pick<ParameterContext, "credentialParameters" | "authParameter">,
 ): SourceSchema | undefined {
-  const definitions = new Map<string, JsonValue>();
   try {
-    const lift = (value: unknown): unknown => liftRefs(value, root, definitions, 0);
+    const lifter = new RefLifter(root);
     // Only what intake reads of the operation: its Path Item's parameters and the operation itself.
-    const item = { parameters: lift(resolveTokens(root, ["paths", site.path, "parameters"])) };
-    const operation = lift(resolveTokens(root, ["paths", site.path, site.method.toLowerCase()]));
+    const item = { parameters: lifter.lift(resolveTokens(root, ["paths", site.path, "parameters"])) };
+    const operation = lifter.lift(resolveTokens(root, ["paths", site.path, site.method.toLowerCase()]));
     if (!isRecord(operation)) return undefined;
-    const $defs = Object.fromEntries([...definitions].map(([name, schema]) => [name, normalizeSchema(schema)]));
+    const $defs = Object.fromEntries([...lifter.definitions].map(([name, schema]) => [name, normalizeSchema(schema)]));
     const inputSchema: JsonObject = { ...readSourceInput(item, operation, context), $defs };
     const output = readSuccessSchema(operation.responses);
     const outputSchema = isRecord(output) ? ({ ...output, $defs } as JsonSchema) : undefined;
@@ -42,29 +41,47 @@ export function referencedSourceSchema(
   }
 }
 
-/** A copy of `value` with schema references pointed at `$defs` (each target lifted once) and other references inlined. */
-function liftRefs(value: unknown, root: JsonObject, definitions: Map<string, JsonValue>, chain: number): unknown {
-  if (Array.isArray(value)) return value.map((entry) => liftRefs(entry, root, definitions, 0));
-  if (!isRecord(value)) return value;
-  const ref = value.$ref;
-  if (typeof ref === "string") {
-    const target = resolveRef(ref, root);
-    const schema = SCHEMA_REF.exec(ref);
-    if (schema === null) {
-      // A reference chain with no schema between cannot loop forever.
-      if (chain > MAX_EXPANDED_DEPTH) throw new ForageError("unsupported", `the reference ${ref} loops`);
-      return liftRefs(target, root, definitions, chain + 1);
+/**
+ * Copies with each component schema reference pointed at `$defs` (its target lifted once) and
+ * every other reference inlined. An inlined reference met again inside itself is a loop no
+ * `$defs` entry can break, and is refused, as is nesting past MAX_EXPANDED_DEPTH.
+ */
+class RefLifter {
+  readonly definitions = new Map<string, JsonValue>();
+  readonly #root: JsonObject;
+  readonly #inlining = new Set<string>();
+
+  constructor(root: JsonObject) {
+    this.#root = root;
+  }
+
+  lift(value: unknown, depth = 0): unknown {
+    if (depth > MAX_EXPANDED_DEPTH) throw new ForageError("unsupported", "the schema nests too deeply");
+    if (Array.isArray(value)) return value.map((entry) => this.lift(entry, depth + 1));
+    if (!isRecord(value)) return value;
+    if (typeof value.$ref === "string") return this.#liftRef(value.$ref, depth);
+    const copy: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value)) copy[key] = this.lift(entry, depth + 1);
+    return copy;
+  }
+
+  #liftRef(ref: string, depth: number): unknown {
+    const target = resolveRef(ref, this.#root);
+    if (!SCHEMA_REF.test(ref)) {
+      if (this.#inlining.has(ref)) throw new ForageError("unsupported", `the reference ${ref} refers back to itself`);
+      this.#inlining.add(ref);
+      const inlined = this.lift(target, depth + 1);
+      this.#inlining.delete(ref);
+      return inlined;
     }
     const name = (refTokens(ref) as string[])[2] as string;
-    if (!definitions.has(name)) {
-      definitions.set(name, {});
-      definitions.set(name, liftRefs(target, root, definitions, 0) as JsonValue);
+    if (!this.definitions.has(name)) {
+      this.definitions.set(name, {});
+      // A definition is a root of its own: what it nests starts from zero.
+      this.definitions.set(name, this.lift(target, 0) as JsonValue);
     }
     return { $ref: `#/$defs/${escapeToken(name)}` };
   }
-  const copy: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) copy[key] = liftRefs(entry, root, definitions, 0);
-  return copy;
 }
 
 function resolveRef(ref: string, root: JsonObject): unknown {
