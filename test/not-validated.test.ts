@@ -218,6 +218,39 @@ describe("the tree shows every operation it can read", () => {
     expect(results.notValidated[0]).toMatchObject({ path: "galaxy.createPlanet", file: "galaxy/createPlanet.d.ts" });
   });
 
+  test("OpenAPI 3.0's nullable admits null in the .d.ts; the .json keeps the source's spelling", () => {
+    const spec = JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "Nulls", version: "1" },
+      paths: {
+        "/notes": {
+          get: {
+            operationId: "listNotes",
+            parameters: [{ name: "since", in: "query", schema: { type: "string", format: "date-time" } }],
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: { type: "object", properties: { text: { type: "string", nullable: true } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    });
+    const nulls = specTree(spec, "nulls").tree;
+    const declaration = text(nulls, "/nulls/listNotes.d.ts");
+    expect(declaration).toContain("text?: string | null;");
+    expect(declaration).toContain('  /** @format "date-time" */\n  since?: string;');
+    expect(json(nulls, "/nulls/listNotes.json").outputSchema.properties.text).toEqual({
+      type: "string",
+      nullable: true,
+    });
+  });
+
   test("a validated operation's .json says validated true", () => {
     const star = specTree(readFileSync(join(oasExamples, "star-trek.json"), "utf8"), "trek");
     const [first] = star.catalog.list({}).results;

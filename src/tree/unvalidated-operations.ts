@@ -1,6 +1,7 @@
 import { operationTypescript } from "../describe/declaration-text.js";
 import { type DeclarationSource, UndeclarableSchemaError } from "../describe/operation-declaration.js";
 import { sampleCall } from "../describe/sample-call.js";
+import { withNullTypes } from "./nullable-schema.js";
 import { optionalInputNames } from "./optional-inputs.js";
 import type { UnvalidatedOperation } from "./source-info.js";
 import { firstSentence, oneLine } from "./text-pages.js";
@@ -19,14 +20,19 @@ function caveat(reason: string): string {
   return `not validated by Forage: the source's own schema, shown as declared (${reason})`;
 }
 
+/** Its capability notes: the source's (its HTTP method and path, its MCP hints), then the caveat. */
+function capabilitiesOf(operation: UnvalidatedOperation): string[] {
+  return [...operation.capabilities, caveat(operation.reason)];
+}
+
 function declarationSource({ path, operation }: UnvalidatedSubject): DeclarationSource {
   return {
     path,
     description: operation.description ?? operation.summary ?? "",
-    capabilities: [...operation.capabilities, caveat(operation.reason)],
+    capabilities: capabilitiesOf(operation),
     instructions: undefined,
-    inputSchema: operation.inputSchema,
-    outputSchema: operation.outputSchema,
+    inputSchema: withNullTypes(operation.inputSchema),
+    outputSchema: operation.outputSchema === undefined ? undefined : withNullTypes(operation.outputSchema),
   };
 }
 
@@ -66,7 +72,7 @@ export function unvalidatedJson(subject: UnvalidatedSubject): string {
     validated: false,
     reason: operation.reason,
     description: operation.description ?? operation.summary ?? "",
-    capabilities: declarationSource(subject).capabilities,
+    capabilities: capabilitiesOf(operation),
     sample: unvalidatedSample(subject),
     inputSchema: operation.inputSchema,
     outputSchema: operation.outputSchema,
