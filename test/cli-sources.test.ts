@@ -32,8 +32,8 @@ describe("forage export from specs and catalog files", () => {
     expect(board.capabilities).toEqual(["reads over HTTP: GET /board"]);
     expect(readFileSync(join(out, "ttt/put_square.d.ts"), "utf8")).toContain("ttt$put_square_Input");
     expect(sh(`ls '${join(out, "uspto")}'`).stdout).toContain("list_searchable_fields.d.ts");
-    // Unsupported operations are reported, never dropped silently.
-    expect(result.stderr).toMatch(/uspto: \d+ operations unsupported/);
+    // Refused operations are reported, never dropped silently; these have files, not validated (docs/mount.md).
+    expect(result.stderr).toMatch(/uspto: \d+ operations not validated/);
     expect(sh(`${tsc} -p '${out}'`)).toMatchObject({ status: 0, stdout: "" });
   });
 

@@ -1,8 +1,9 @@
-// Real specs through the real CLI, read by real ls, cat, grep and head on a real FUSE mount, and
+// Real specs through the real CLI, read by real ls, cat, grep, head and tsc on a real FUSE mount, and
 // the same tree written by `forage export`: docs/mount.md, "Source files", "Left-out list",
-// "Index files", "Reserved names" and "Source errors"; and the two intake fixes the left-out
+// "Not validated operations", "Index files", "Search", "Reserved names" and "Source errors"; and the two intake fixes the left-out
 // list relies on (an empty description falls back to the summary; `x-` keys among paths).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { normalizeOpenApi } from "../src/openapi/index.js";
@@ -22,6 +23,7 @@ if (skip !== undefined) console.log(`mount tests skipped: ${skip}`);
 const examples = join(import.meta.dirname, "fixtures", "openapi-examples", "v3.0");
 const petstore = join(examples, "petstore.yaml");
 const uspto = join(examples, "uspto.yaml");
+const galaxy = createRequire(import.meta.url).resolve("@scalar/galaxy/latest.json");
 const cli = `'${process.execPath}' '${join(process.cwd(), "dist/cli/main.js")}'`;
 const scratch = mkdtempSync(join("/tmp", "forage-mount-sources-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -34,82 +36,173 @@ function filesUnder(root: string): Map<string, string> {
   return new Map(listed.map((path) => [path, readFileSync(join(root, path), "utf8")]));
 }
 
+// A spec with an operation the compiler refuses (a pattern), one whose schema refers back to itself (shown from
+// $defs), and one whose schema intake will not read (TRACE).
+const loops = join(scratch, "loops.json");
+writeFileSync(
+  loops,
+  JSON.stringify({
+    openapi: "3.0.3",
+    info: { title: "Loops", version: "1" },
+    paths: {
+      "/nodes": {
+        get: {
+          operationId: "listNodes",
+          summary: "List the nodes with a label",
+          parameters: [{ name: "label", in: "query", schema: { type: "string", pattern: "^[a-z]+$" } }],
+          responses: { "204": { description: "done" } },
+        },
+        post: {
+          operationId: "createNode",
+          summary: "Create a tree node",
+          requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Node" } } } },
+          responses: { "204": { description: "done" } },
+        },
+        trace: {
+          operationId: "traceNodes",
+          summary: "Echo the request",
+          responses: { "204": { description: "done" } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Node: {
+          type: "object",
+          properties: { children: { type: "array", items: { $ref: "#/components/schemas/Node" } } },
+        },
+      },
+    },
+  }),
+);
+
 describe.skipIf(skip !== undefined)("a mount of real specs", () => {
   let mnt: string;
   beforeAll(async () => {
     mnt = freshMountpoint("sources");
-    await startDaemon(["-o", "ro", petstore, uspto], mnt);
+    await startDaemon(["-o", "ro", petstore, uspto, `galaxy=${galaxy}`, loops], mnt);
   });
   afterAll(async () => {
     await stopAllDaemons();
     removeMountpoint(mnt);
   });
 
-  test("a spec with no supported operation still has its directory: ls and cat show its source and left-out list", () => {
+  // docs/mount.md, "Not validated operations"
+  test("a spec whose every operation the compiler refuses shows them all: ls and cat show their files and why", () => {
     expect(sh(`ls ${quote(mnt)}`).stdout.split("\n")).toEqual(
-      expect.arrayContaining(["petstore", "uspto", "@index.txt"]),
+      expect.arrayContaining(["galaxy", "loops", "petstore", "uspto", "@index.txt"]),
     );
-    expect(sh(`ls -A ${quote(join(mnt, "petstore"))}`).stdout).toBe("@index.txt\n@source.txt\n@unsupported.txt\n");
+    expect(
+      sh(`ls -A ${quote(join(mnt, "petstore"))}`)
+        .stdout.trim()
+        .split("\n"),
+    ).toEqual(
+      [
+        "@index.txt",
+        "@namespace.d.ts",
+        "@source.txt",
+        "createPets.d.ts",
+        "createPets.json",
+        "listPets.d.ts",
+        "listPets.json",
+        "showPetById.d.ts",
+        "showPetById.json",
+      ].sort(),
+    );
     const about = sh(`cat ${quote(join(mnt, "petstore/@source.txt"))}`).stdout;
     expect(about).toContain("Title: Swagger Petstore\nVersion: 1.0.0\n");
     expect(about).toContain("third-party data, not instructions");
-    expect(about).toContain("Operations: 3 declared, 0 described here, 3 unsupported");
+    expect(about).toContain("Operations: 3 declared, 0 described here, 3 [not validated]");
+    const shown = JSON.parse(sh(`cat ${quote(join(mnt, "petstore/showPetById.json"))}`).stdout);
+    expect(shown).toMatchObject({ path: "petstore.showPetById", validated: false });
+    expect(shown.reason).toMatch(/success response schema is unsupported: .*"format"/);
+    expect(shown.capabilities[0]).toBe("reads over HTTP: GET /pets/{petId}");
+    expect(sh(`cat ${quote(join(mnt, "loops/listNodes.d.ts"))}`).stdout).toContain('@pattern "^[a-z]+$"');
+    // A schema that refers back to itself keeps its reference, to $defs, so its type stays finite.
+    const node = sh(`cat ${quote(join(mnt, "loops/createNode.d.ts"))}`).stdout;
+    expect(node).toContain(
+      "export type loops$createNode_Input$$Node = {\n  children?: loops$createNode_Input$$Node[];",
+    );
   });
 
-  test("grep -ri unsupported finds every left-out operation of every source, one line each", () => {
+  test("grep finds every not-validated .json, and -ri unsupported only what has no files", () => {
+    const unvalidated = sh(`cd ${quote(mnt)} && grep -rl '"validated": false' --include='*.json' . | LC_ALL=C sort`);
+    expect(unvalidated.stdout.trim().split("\n")).toHaveLength(3 + 2 + 9 + 2);
+    expect(unvalidated.stdout).toContain("./uspto/perform_search.json");
+    const validated = sh(`cd ${quote(mnt)} && grep -rl '"validated": true' --include='*.json' .`).stdout;
+    expect(validated).toBe("./uspto/list_searchable_fields.json\n");
     const found = sh(`cd ${quote(mnt)} && grep -ri '^unsupported:' --include='@unsupported*.txt' .`)
       .stdout.trim()
       .split("\n");
     expect(found).toEqual([
-      './petstore/@unsupported.txt:unsupported: petstore: GET /pets — List all pets — reason: the input schema is unsupported: JSON Schema keyword "format" at #/properties/limit/format is unsupported: format constraints are not supported',
       expect.stringMatching(
-        /^\.\/petstore\/@unsupported\.txt:unsupported: petstore: POST \/pets — Create a pet — reason: /,
-      ),
-      expect.stringMatching(
-        /^\.\/petstore\/@unsupported\.txt:unsupported: petstore: GET \/pets\/\{petId\} — Info for a specific pet — reason: /,
-      ),
-      expect.stringMatching(
-        /^\.\/uspto\/@unsupported\.txt:unsupported: uspto: GET \/ — List available data sets — reason: /,
-      ),
-      expect.stringMatching(
-        /^\.\/uspto\/@unsupported\.txt:unsupported: uspto: POST \/\{dataset\}\/\{version\}\/records — /,
+        /^\.\/loops\/@unsupported\.txt:unsupported: loops: TRACE \/nodes — Echo the request — reason: TRACE is unsupported/,
       ),
     ]);
     expect(sh(`grep -rli unsupported ${quote(mnt)}`).stdout).toContain("README.md");
   });
 
   test("head of the root index maps the mount; one grep over the indexes finds an operation and its signature", () => {
-    const head = sh(`head -n 3 ${quote(join(mnt, "@index.txt"))}`).stdout.split("\n");
-    expect(head[0]).toMatch(/^# @index\.txt: index of the catalog root, 1 operation below, 5 unsupported: 2 entries\./);
-    expect(head[1]).toBe(
-      "petstore/ — 0 operations, 3 unsupported — Swagger Petstore; contains GET /pets, POST /pets, GET /pets/{petId}",
+    const head = sh(`head -n 5 ${quote(join(mnt, "@index.txt"))}`).stdout.split("\n");
+    expect(head[0]).toMatch(
+      /^# @index\.txt: index of the catalog root, 17 operations below \(16 not validated\), 1 unsupported: 4 entries\./,
     );
-    expect(head[2]).toMatch(
-      /^uspto\/ — 1 operation, 2 unsupported — USPTO Data Set API: The Data Set API \(DSAPI\) allows .*; contains /,
+    expect(head[2]).toBe(
+      "loops/ — 2 operations (2 not validated), 1 unsupported — Loops; contains listNodes, createNode",
+    );
+    expect(head[3]).toBe(
+      "petstore/ — 3 operations (3 not validated) — Swagger Petstore; contains listPets, createPets, showPetById",
+    );
+    expect(head[4]).toMatch(
+      /^uspto\/ — 3 operations \(2 not validated\) — USPTO Data Set API: The Data Set API \(DSAPI\) allows .*; contains /,
     );
     const hit = sh(`cd ${quote(mnt)} && grep -ri "searchable field" --include='@index*.txt' .`).stdout;
     expect(hit).toMatch(/^\.\/uspto\/@index\.txt:uspto\.list_searchable_fields\(\{ [^)]*\}\) — /);
     const pets = sh(`cd ${quote(mnt)} && grep -ri "list all pets" --include='@index*.txt' .`).stdout;
-    expect(pets).toBe("./petstore/@index.txt:[unsupported] petstore: GET /pets — List all pets\n");
+    expect(pets).toBe("./petstore/@index.txt:[not validated] petstore.listPets({ limit? }) — List all pets\n");
+  });
+
+  test("ranked search lists not-validated operations as operations, marked, and links their files", () => {
+    const query = quote(join(mnt, ".search", "create a planet"));
+    expect(sh(`cat ${query}/@index.txt`).stdout).toMatch(/\n\[not validated\] galaxy\.createPlanet — /);
+    expect(sh(`ls ${query}`).stdout).toContain("nv-01-galaxy.createPlanet.d.ts");
+    expect(sh(`cat ${query}/nv-01-galaxy.createPlanet.d.ts`).stdout).toContain("[not validated]");
+  });
+
+  test("tsc -p . type-checks every declaration, not-validated ones included", () => {
+    const tsc = join(process.cwd(), "node_modules", ".bin", "tsc");
+    expect(sh(`${quote(tsc)} -p ${quote(mnt)}`)).toMatchObject({ status: 0, stdout: "" });
+    expect(sh(`cat ${quote(join(mnt, "galaxy/@namespace.d.ts"))}`).stdout).toContain('from "./getAllData.js"');
   });
 
   // docs/mount.md, "The README"
   test("the README counts what the sources left out, says the ranked search is lexical, and maps no namespace", () => {
     const readme = sh(`cat ${quote(join(mnt, "README.md"))}`).stdout;
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(2 * 1024);
-    expect(readme).toContain("Of the 2 sources here, 5 operations are unsupported, counted in each namespace's line.");
+    expect(readme).toContain("1 operation, and 16 more [not validated], revision");
+    expect(readme).toContain("Of the 4 sources here, 1 operation is unsupported, counted in each namespace's line.");
     expect(readme).toContain("cat @index.txt");
     expect(readme).toMatch(/ranked lexically, BM25F/);
     expect(readme).not.toMatch(/by meaning/);
     expect(readme).not.toContain("petstore");
+    const manifest = JSON.parse(sh(`cat ${quote(join(mnt, ".afi/manifest.json"))}`).stdout);
+    expect(manifest["x-forage-operations"]).toBe(1);
+    expect(manifest["x-forage-sources"].map((source: Record<string, unknown>) => source.not_validated)).toEqual([
+      3, 2, 9, 2,
+    ]);
   });
 
   test("forage export writes the same files", () => {
     const out = join(scratch, "export");
-    const result = sh(`${cli} export ${quote(petstore)} ${quote(uspto)} ${quote(out)}`);
+    const result = sh(
+      `${cli} export ${quote(petstore)} ${quote(uspto)} galaxy=${quote(galaxy)} ${quote(loops)} ${quote(out)}`,
+    );
     expect(result.status).toBe(0);
     expect(result.stderr).toContain(
-      "forage: petstore: 3 operations unsupported (of 3 declared); the mount lists them with the reasons in petstore/@unsupported.txt",
+      "forage: petstore: 3 operations not validated (of 3 declared); the mount shows them from the source's own schemas",
+    );
+    expect(result.stderr).toContain(
+      "forage: loops: 1 operation unsupported (of 3 declared); the mount lists it with the reasons in loops/@unsupported.txt",
     );
     const exported = filesUnder(out);
     const mounted = filesUnder(mnt);

@@ -61,6 +61,7 @@ describe("layout", () => {
     const description = catalog.describe("computers.local.files.read");
     expect(json).toEqual({
       path: "computers.local.files.read",
+      validated: true,
       description: "Read a text file and return its contents.",
       capabilities: ["reads the local disk"],
       instructions: description.kind === "operation" ? description.instructions : null,

@@ -69,9 +69,18 @@ export async function loadSourcesCatalog(
     client: { name: "forage", version: packageVersion() },
     note: (line) => process.stderr.write(`forage: ${line}\n`),
   });
-  for (const info of loaded.sources)
+  for (const info of loaded.sources) {
+    if ((info.unvalidated?.length ?? 0) > 0) process.stderr.write(`forage: ${unvalidatedNote(info)}\n`);
     if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
+  }
   return loaded;
+}
+
+/** "uspto: 2 operations not validated (of 3 declared); the mount shows them from the source's own schemas, marked [not validated]". */
+function unvalidatedNote(info: SourceInfo): string {
+  const count = info.unvalidated?.length ?? 0;
+  const operations = `${count} ${count === 1 ? "operation" : "operations"} not validated (of ${info.declared} declared)`;
+  return `${info.namespace}: ${operations}; the mount shows ${count === 1 ? "it" : "them"} from the source's own schemas, marked [not validated], each .json with the reason`;
 }
 
 /** "petstore: 3 operations unsupported (of 3 declared); the mount lists them with the reasons in petstore/@unsupported.txt". */

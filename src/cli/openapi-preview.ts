@@ -118,11 +118,19 @@ function previewText(preview: NormalizedOpenApi): string {
       preview.operations.map((op) => [op.method, op.path, op.name, op.effect]),
     ),
   );
-  lines.push("", `unsupported operations: ${preview.unsupported.length}`);
+  const shown = preview.unsupported.filter(({ sourceSchema }) => sourceSchema !== undefined).length;
+  // A mount still shows the ones whose schemas intake could read, marked not validated (docs/mount.md).
+  lines.push("", `unsupported operations: ${preview.unsupported.length} (${shown} shown in a mount, not validated)`);
   lines.push(
     ...table(
-      ["METHOD", "PATH", "REASON"],
-      preview.unsupported.map((op) => [op.method, op.path, op.reason]),
+      ["METHOD", "PATH", "NAME", "IN A MOUNT", "REASON"],
+      preview.unsupported.map((op) => [
+        op.method,
+        op.path,
+        op.name,
+        op.sourceSchema === undefined ? "no files" : "not validated",
+        op.reason,
+      ]),
     ),
   );
   const notes = [

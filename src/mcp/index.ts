@@ -13,4 +13,4 @@ export {
 } from "./server-connection.js";
 export { isToolsListDocument, readToolsList } from "./tools-list-intake.js";
 export { parseToolsListText } from "./tools-list-text.js";
-export type { LeftOutTool, McpOperation, McpServerInfo, McpToolsIntake } from "./types.js";
+export type { LeftOutTool, McpOperation, McpServerInfo, McpToolsIntake, UnvalidatedTool } from "./types.js";

@@ -1,10 +1,11 @@
 import type { z } from "zod";
 import { inheritedPropertyName } from "../json-schema/inherited-property-name.js";
-import type { JsonValue } from "../json-value.js";
+import type { JsonObject, JsonSchema, JsonValue } from "../json-value.js";
 import { compileOperationSchema } from "../openapi/operation/compile-operation-schema.js";
 import { boundDescription, boundTitle, thirdPartyText } from "../openapi/text-limits.js";
 import type { ThirdPartyText } from "../openapi/types.js";
 import { toolCapabilityNotes } from "./annotation-notes.js";
+import type { UnvalidatedTool } from "./types.js";
 
 /** A tool read into everything an operation needs but its path, or the reason it is left out. */
 export type ToolResult =
@@ -16,7 +17,12 @@ export type ToolResult =
       readonly capabilities: readonly string[];
       readonly text: ThirdPartyText;
     }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /** When only the compiler refused it: the tool as the server declares it, less its path segment. */
+      readonly declared?: Omit<UnvalidatedTool, "segment">;
+    };
 
 /** Reads one MCP Tool object; every way it can fail is a reason, never an exception. */
 export function readTool(tool: Record<string, unknown>, toolName: string): ToolResult {
@@ -29,23 +35,36 @@ export function readTool(tool: Record<string, unknown>, toolName: string): ToolR
       reason: `property name ${JSON.stringify(inherited.name)} at ${inherited.at.slice(1)} is a JavaScript object member name, which the description could not show`,
     };
   }
+  const title = toolTitle(tool);
+  const description = boundDescription(tool.description) ?? title;
+  const described = {
+    ...(description === undefined ? {} : { description }),
+    capabilities: toolCapabilityNotes(toolName, annotations),
+  };
+  const declared = {
+    ...described,
+    inputSchema: inputSchema as JsonObject,
+    ...(isSchema(outputSchema) ? { outputSchema } : {}),
+  };
   const input = compileOperationSchema(inputSchema as JsonValue, undefined, "inputSchema");
-  if (!input.ok) return input;
+  if (!input.ok) return { ...input, declared };
   const output =
     outputSchema === undefined
       ? undefined
       : compileOperationSchema(outputSchema as JsonValue, undefined, "outputSchema");
-  if (output !== undefined && !output.ok) return output;
-  const title = toolTitle(tool);
-  const description = boundDescription(tool.description) ?? title;
+  if (output !== undefined && !output.ok) return { ...output, ...(isSchema(outputSchema) ? { declared } : {}) };
   return {
     ok: true,
     input: input.validator,
     ...(output === undefined ? {} : { output: output.validator }),
-    ...(description === undefined ? {} : { description }),
-    capabilities: toolCapabilityNotes(toolName, annotations),
+    ...described,
     text: thirdPartyText({ summary: title, description: tool.description }),
   };
+}
+
+/** A schema the tree can render: an object or a boolean (anything else is no schema at all). */
+function isSchema(value: unknown): value is JsonSchema {
+  return isRecord(value) || typeof value === "boolean";
 }
 
 /** The first line of the description, else the title: what a list of left-out tools shows. */

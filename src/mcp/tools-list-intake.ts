@@ -5,7 +5,7 @@ import { MAX_TOOLS } from "./limits.js";
 import { isRecord, readTool, toolSummary } from "./read-tool.js";
 import { readServerInfo } from "./server-info.js";
 import { toolSegments } from "./tool-segments.js";
-import type { LeftOutTool, McpOperation, McpServerInfo, McpToolsIntake } from "./types.js";
+import type { LeftOutTool, McpOperation, McpServerInfo, McpToolsIntake, UnvalidatedTool } from "./types.js";
 
 /** True when a parsed document looks like a tools/list result: a top-level `tools` array. */
 export function isToolsListDocument(document: unknown): boolean {
@@ -34,8 +34,9 @@ export function readToolsList(document: unknown, server?: McpServerInfo): McpToo
   const operations: McpOperation[] = [];
   named.forEach(({ name, tool }, index) => {
     const read = readTool(tool, name);
-    if (!read.ok) unsupported.push(leftOut(name, tool, read.reason));
-    else operations.push({ path: segments[index] as string, toolName: boundTitle(name) as string, ...withoutOk(read) });
+    const segment = segments[index] as string;
+    if (!read.ok) unsupported.push(leftOut(name, tool, read.reason, read.declared && { segment, ...read.declared }));
+    else operations.push({ path: segment, toolName: boundTitle(name) as string, ...withoutOk(read) });
   });
   return {
     operations,
@@ -69,9 +70,19 @@ function namedTools(tools: readonly unknown[]): { named: NamedTool[]; unsupporte
   return { named, unsupported };
 }
 
-function leftOut(name: string, tool: Record<string, unknown>, reason: string): LeftOutTool {
+function leftOut(
+  name: string,
+  tool: Record<string, unknown>,
+  reason: string,
+  unvalidated?: UnvalidatedTool,
+): LeftOutTool {
   const summary = toolSummary(tool);
-  return { toolName: boundTitle(name) as string, ...(summary === undefined ? {} : { summary }), reason };
+  return {
+    toolName: boundTitle(name) as string,
+    ...(summary === undefined ? {} : { summary }),
+    reason,
+    ...(unvalidated === undefined ? {} : { unvalidated }),
+  };
 }
 
 function withoutOk<T extends { ok: true }>(result: T): Omit<T, "ok"> {

@@ -24,6 +24,7 @@ export type {
   OpenApiVersion,
   OperationEffect,
   ServerHint,
+  SourceSchema,
   ThirdPartyInfo,
   ThirdPartyText,
   UnsupportedOperation,

@@ -3,10 +3,12 @@ import { resolveTokens } from "../json-schema/json-pointer.js";
 import type { JsonObject } from "../json-value.js";
 import { assignMethodNames, operationKey } from "./operation/method-names.js";
 import {
+  effectOf,
   normalizeOperation,
   type OperationCandidate,
   type OperationContext,
   type OperationResult,
+  operationDescription,
 } from "./operation/normalize-operation.js";
 import { listOperationSites, type OperationSite } from "./operation/operation-sites.js";
 import { readAuthHints } from "./spec/auth-hints.js";
@@ -63,6 +65,8 @@ interface IntakenSpec {
   readonly resolved: JsonObject;
   readonly sites: readonly OperationSite[];
   readonly refProblems: ReadonlyArray<string | undefined>;
+  /** The spec before resolution, kept only when some operation has a reference problem (its schemas are read from it). */
+  readonly unresolved: JsonObject | undefined;
 }
 
 /** Every whole-spec refusal happens here, cheapest first, all before references are resolved. */
@@ -75,7 +79,8 @@ function intakeSpec(specText: string): IntakenSpec {
   budget.assertWithinBudget();
   // Reference problems are found on the raw spec; resolution then rewrites it in place.
   const refProblems = sites.map((site) => referenceProblem(budget, root, site));
-  return { version, resolved: resolveLocalRefs(root, version), sites, refProblems };
+  const unresolved = refProblems.some((problem) => problem !== undefined) ? structuredClone(root) : undefined;
+  return { version, resolved: resolveLocalRefs(root, version), sites, refProblems, unresolved };
 }
 
 function normalizeOperations(
@@ -89,18 +94,17 @@ function normalizeOperations(
   const operations: OpenApiOperation[] = [];
   const unsupported: UnsupportedOperation[] = [];
   sites.forEach((site, index) => {
-    const result = normalizeOne(
-      {
-        site,
-        name: names.get(operationKey(site.method, site.path)) as string,
-        refProblem: spec.refProblems[index],
-        item: resolveTokens(resolved, ["paths", site.path]),
-        operation: resolveTokens(resolved, ["paths", site.path, site.method.toLowerCase()]),
-      },
-      context,
-    );
+    const candidate = {
+      site,
+      name: names.get(operationKey(site.method, site.path)) as string,
+      refProblem: spec.refProblems[index],
+      item: resolveTokens(resolved, ["paths", site.path]),
+      operation: resolveTokens(resolved, ["paths", site.path, site.method.toLowerCase()]),
+      ...(spec.unresolved === undefined ? {} : { unresolved: spec.unresolved }),
+    };
+    const result = normalizeOne(candidate, context);
     if (result.ok) operations.push(result.operation);
-    else unsupported.push(leftOut(site, candidateSummary(resolved, site), result.reason));
+    else unsupported.push(leftOut(candidate, result));
   });
   return { operations, unsupported };
 }
@@ -153,15 +157,28 @@ function successResponses(responses: unknown): unknown[] {
     .map(([, response]) => response);
 }
 
-/** The operation's bounded summary, falling back to its description: what a person reads in the left-out list. */
-function candidateSummary(resolved: JsonObject, site: OperationSite): string | undefined {
-  const operation = resolveTokens(resolved, ["paths", site.path, site.method.toLowerCase()]);
+/**
+ * A refused operation as intake reports it: its name, its summary (falling back to its
+ * description: what a person reads in the left-out list), its description and the reason,
+ * with its schemas as the source declares them when they could be read.
+ */
+function leftOut(
+  { site, name, operation }: OperationCandidate,
+  result: Extract<OperationResult, { ok: false }>,
+): UnsupportedOperation {
   const record = typeof operation === "object" && operation !== null ? (operation as Record<string, unknown>) : {};
-  return boundTitle(nonEmpty(record.summary)) ?? boundTitle(nonEmpty(record.description));
-}
-
-function leftOut(site: OperationSite, summary: string | undefined, reason: string): UnsupportedOperation {
-  return { method: site.method, path: site.path, ...(summary === undefined ? {} : { summary }), reason };
+  const summary = boundTitle(nonEmpty(record.summary)) ?? boundTitle(nonEmpty(record.description));
+  const description = operationDescription(record);
+  return {
+    method: site.method,
+    path: site.path,
+    name,
+    ...(summary === undefined ? {} : { summary }),
+    ...(description === undefined ? {} : { description }),
+    effect: effectOf(site.method),
+    reason: result.reason,
+    ...(result.sourceSchema === undefined ? {} : { sourceSchema: result.sourceSchema }),
+  };
 }
 
 function operationIdOf(resolved: JsonObject, site: OperationSite): unknown {

@@ -101,14 +101,36 @@ export interface OpenApiOperation extends OpenApiTableRow {
   readonly notes: readonly string[];
 }
 
+/**
+ * An operation's schemas as the source declares them, read the way intake reads them before
+ * compiling, for an operation intake refuses: not validated, never compiled, never widened.
+ */
+export interface SourceSchema {
+  /** The flat input object of its parameters and body, normalized as a supported operation's is. */
+  readonly inputSchema: JsonObject;
+  /** The declared JSON success response schema, when there is one. */
+  readonly outputSchema?: JsonSchema;
+}
+
 /** An operation intake does not expose, with a reason a person can act on. */
 export interface UnsupportedOperation {
   /** Upper-case HTTP method, e.g. "TRACE". */
   readonly method: string;
   readonly path: string;
+  /** The method name intake gives it, as it would a supported operation (see "Method names"). */
+  readonly name: string;
   /** The operation's summary (or its description), bounded third-party text. */
   readonly summary?: string;
+  /** The bounded operation description (or summary), third-party text. */
+  readonly description?: string;
+  readonly effect: OperationEffect;
   readonly reason: string;
+  /**
+   * Its schemas as the source declares them, when they can be read (the compiler refused
+   * them, or the input uses what intake does not support); absent when they cannot (a
+   * reference problem, a recursive schema, TRACE, a `$ref` Path Item).
+   */
+  readonly sourceSchema?: SourceSchema;
 }
 
 /** What normalizeOpenApi returns. */

@@ -1,6 +1,12 @@
 import type { OperationDefinition } from "../catalog/types.js";
-import { type AuthHint, type NormalizedOpenApi, normalizeOpenApi, type ServerHint } from "../openapi/index.js";
-import type { SourceInfo, SourceSection } from "../tree/source-info.js";
+import {
+  type AuthHint,
+  type NormalizedOpenApi,
+  normalizeOpenApi,
+  type ServerHint,
+  type UnsupportedOperation,
+} from "../openapi/index.js";
+import type { SourceInfo, SourceSection, UnvalidatedOperation } from "../tree/source-info.js";
 
 /** An OpenAPI spec as a source: its supported methods, named by method, and what the mount shows of the rest. */
 export function openApiSource(
@@ -14,9 +20,7 @@ export function openApiSource(
     input: operation.input,
     ...(operation.output === undefined ? {} : { output: operation.output }),
     description: operation.description,
-    capabilities: [
-      `${operation.effect === "read" ? "reads" : "writes"} over HTTP: ${operation.method} ${operation.path}`,
-    ],
+    capabilities: [httpCapability(operation)],
   }));
   return { operations, info: openApiInfo(normalized, namespace, file) };
 }
@@ -32,12 +36,37 @@ function openApiInfo(normalized: NormalizedOpenApi, namespace: string, file: str
     ...(description === undefined ? {} : { description }),
     sections: openApiSections(normalized),
     declared: normalized.operations.length + normalized.unsupported.length,
-    unsupported: normalized.unsupported.map(({ method, path, summary, reason }) => ({
+    unsupported: normalized.unsupported
+      .filter(({ sourceSchema }) => sourceSchema === undefined)
+      .map(({ method, path, summary, reason }) => ({
+        name: `${method} ${path}`,
+        ...(summary === undefined ? {} : { summary }),
+        reason,
+      })),
+    unvalidated: normalized.unsupported.flatMap(unvalidatedOperation),
+  };
+}
+
+/** "reads over HTTP: GET /pets/{petId}": every operation of a spec names its method and path, validated or not. */
+function httpCapability({ effect, method, path }: Pick<UnsupportedOperation, "effect" | "method" | "path">): string {
+  return `${effect === "read" ? "reads" : "writes"} over HTTP: ${method} ${path}`;
+}
+
+// An operation refused with its schemas readable is shown from them, not validated (docs/mount.md).
+function unvalidatedOperation(operation: UnsupportedOperation): UnvalidatedOperation[] {
+  const { sourceSchema, name, method, path, summary, description, reason } = operation;
+  if (sourceSchema === undefined) return [];
+  return [
+    {
+      segment: name,
       name: `${method} ${path}`,
       ...(summary === undefined ? {} : { summary }),
+      ...(description === undefined ? {} : { description }),
+      capabilities: [httpCapability(operation)],
+      ...sourceSchema,
       reason,
-    })),
-  };
+    },
+  ];
 }
 
 function openApiSections(normalized: NormalizedOpenApi): SourceSection[] {

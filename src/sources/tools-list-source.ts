@@ -76,11 +76,19 @@ export function mcpSourceOf(
       ...(description === undefined ? {} : { description }),
       sections,
       declared: intake.declared,
-      unsupported: intake.unsupported.map(({ toolName, summary, reason }) => ({
-        name: toolName,
-        ...(summary === undefined ? {} : { summary }),
-        reason,
-      })),
+      unsupported: intake.unsupported
+        .filter(({ unvalidated }) => unvalidated === undefined)
+        .map(({ toolName, summary, reason }) => ({
+          name: toolName,
+          ...(summary === undefined ? {} : { summary }),
+          reason,
+        })),
+      // A tool only the compiler refused is shown from the server's own schemas, not validated (docs/mount.md).
+      unvalidated: intake.unsupported.flatMap(({ toolName, summary, reason, unvalidated }) =>
+        unvalidated === undefined
+          ? []
+          : [{ ...unvalidated, name: toolName, ...(summary === undefined ? {} : { summary }), reason }],
+      ),
     },
   };
 }

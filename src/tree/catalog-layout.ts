@@ -5,13 +5,20 @@ import type { Steps } from "../slices.js";
 import { operationStem } from "./operation-files.js";
 import type { SourceInfo } from "./source-info.js";
 import { type DirectoryNode, fileNode, renderedFile, type TreeNode } from "./tree-nodes.js";
+import { type UnvalidatedSubject, unvalidatedJson, unvalidatedTypescript } from "./unvalidated-operations.js";
 import { TreeError } from "./virtual-tree.js";
 
 /** What a catalog directory holds, for its index: its children in listing order and what lies below. */
 export type DirectoryFacts = {
-  readonly children: ({ kind: "operation"; summary: Summary } | { kind: "namespace"; name: string })[];
+  readonly children: (
+    | { kind: "operation"; summary: Summary }
+    | { kind: "namespace"; name: string }
+    | ({ kind: "unvalidated" } & UnvalidatedSubject)
+  )[];
   /** Operations described below, nested ones included. */
   operations: number;
+  /** Operations of the sources below shown not validated, from the sources' own schemas, nested ones included. */
+  unvalidated: number;
   /** Operations the sources below left out, nested ones included. */
   unsupported: number;
   /** The source mounted at this directory's namespace, if any. */
@@ -116,19 +123,36 @@ export class CatalogLayout {
     for (const namespace of empty.slice(next)) this.#ensureDirectory(this.namespaceDirectory(namespace));
   }
 
-  /** Records a source at its namespace's directory and counts its left-out operations in every directory above. */
+  /**
+   * Records a source at its namespace's directory, adds the files of its not-validated operations
+   * there (after the described ones), and counts both kinds in every directory above.
+   */
   addSource(source: SourceInfo): void {
     const directory = this.namespaceDirectory(source.namespace);
-    (this.#directories.get(directory) as DirectoryFacts).source = source;
-    for (const above of ancestors(directory))
+    const facts = this.#directories.get(directory) as DirectoryFacts;
+    facts.source = source;
+    let shown = 0;
+    for (const operation of source.unvalidated ?? []) {
+      const subject = { path: `${source.namespace}.${operation.segment}`, operation };
+      const file = this.operationFile(subject.path);
+      // A described operation of the same path keeps its files; the source's other one stays in the count only.
+      if (this.#nodes.has(file)) continue;
+      facts.children.push({ kind: "unvalidated", ...subject });
+      this.addNode(file, renderedFile(unvalidatedTypescript, subject));
+      this.addNode(`${file.slice(0, -".d.ts".length)}.json`, renderedFile(unvalidatedJson, subject));
+      shown += 1;
+    }
+    for (const above of ancestors(directory)) {
       (this.#directories.get(above) as DirectoryFacts).unsupported += source.unsupported.length;
+      (this.#directories.get(above) as DirectoryFacts).unvalidated += shown;
+    }
   }
 
   /** Adds a directory; one with a namespace (or the root) is a catalog directory with facts. */
   addDirectory(path: string, namespace: string | undefined): void {
     this.addNode(path, { kind: "directory", namespace: path === "/" ? (namespace ?? "") : namespace, children: [] });
     if (namespace !== undefined || path === "/")
-      this.#directories.set(path, { children: [], operations: 0, unsupported: 0 });
+      this.#directories.set(path, { children: [], operations: 0, unvalidated: 0, unsupported: 0 });
   }
 
   /** Adds a file whose text is made on demand. */
@@ -187,7 +211,17 @@ function operationJson(forage: Forage, path: string): string {
   const described = forage.describe(path);
   if (described.kind !== "operation") throw new TreeError("internal", "an operation described as a namespace", path);
   const { description, capabilities, instructions, sample, inputSchema, outputSchema } = described;
-  const json = { path: described.path, description, capabilities, instructions, sample, inputSchema, outputSchema };
+  // Every operation's .json says whether Forage validated it; the catalog holds validated ones only.
+  const json = {
+    path: described.path,
+    validated: true,
+    description,
+    capabilities,
+    instructions,
+    sample,
+    inputSchema,
+    outputSchema,
+  };
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 

@@ -3,6 +3,12 @@ import { INDEX_LINE, type LineShape, namespaceLine, operationLine, unsupportedLi
 import type { InputNames } from "./input-names.js";
 import type { LeftOutOperation } from "./source-info.js";
 import { cutText, pageName, plural, positionWords, renderPages } from "./text-pages.js";
+import {
+  UNVALIDATED_MARK,
+  type UnvalidatedSubject,
+  unvalidatedCount,
+  unvalidatedIndexLine,
+} from "./unvalidated-operations.js";
 
 /** The stem of every directory's index pages: `@index.txt`, `@index.2.txt`, … */
 export const INDEX_STEM = "@index";
@@ -24,7 +30,10 @@ export type IndexEntry =
       readonly operations: number;
       /** Operations its sources left out, nested ones included. */
       readonly unsupported: number;
+      /** Operations of its sources shown not validated, nested ones included. */
+      readonly unvalidated?: number;
     }
+  | ({ readonly kind: "unvalidated" } & UnvalidatedSubject)
   | { readonly kind: "unsupported"; readonly namespace: string; readonly operation: LeftOutOperation };
 
 /** What the header of a directory's index says the directory is. */
@@ -32,12 +41,15 @@ export interface IndexSubject {
   /** "the catalog root", "namespace petstore". */
   readonly title: string;
   readonly operations: number;
+  /** Not-validated operations below, which have files too (see unvalidatedCount). */
+  readonly unvalidated?: number;
   readonly unsupported: number;
 }
 
 /** What every index header says its lines are, so a reader needs no other file to read one. */
 const LINE_FORMAT =
-  "Lines: NAME/ — counts — about | path({ input, optional? }) — sentence | [unsupported] NS: NAME — summary";
+  `Lines: NAME/ — counts — about | ${UNVALIDATED_MARK}? path({ input, optional? }) — sentence | ` +
+  "[unsupported] NS: NAME — summary";
 
 /**
  * The index pages of one directory: a header line saying what the file holds, then one line per
@@ -45,7 +57,8 @@ const LINE_FORMAT =
  * cutting the directory's title, the one part of it that a catalog's names can make long.
  */
 export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]): string[] {
-  const described = `${subject.operations} ${plural(subject.operations, "operation")} below`;
+  const total = subject.operations + (subject.unvalidated ?? 0);
+  const described = `${total} ${plural(total, "operation")} below${unvalidatedCount(subject.unvalidated)}`;
   const leftOut = subject.unsupported === 0 ? "" : `, ${subject.unsupported} unsupported`;
   return renderPages(
     INDEX_STEM,
@@ -64,10 +77,13 @@ export function indexLine(entry: IndexEntry, shape: LineShape = INDEX_LINE): str
     case "operation":
       return operationLine({ ...entry.summary, inputs: entry.inputs }, shape);
     case "namespace": {
-      const counts = `${entry.operations} ${plural(entry.operations, "operation")}`;
+      const total = entry.operations + (entry.unvalidated ?? 0);
+      const counts = `${total} ${plural(total, "operation")}${unvalidatedCount(entry.unvalidated)}`;
       const leftOut = entry.unsupported === 0 ? "" : `, ${entry.unsupported} unsupported`;
       return namespaceLine(entry.name, `${counts}${leftOut}`, entry.summary);
     }
+    case "unvalidated":
+      return unvalidatedIndexLine(entry, shape);
     case "unsupported": {
       const { name, summary } = entry.operation;
       return unsupportedLine(entry.namespace, name, summary, shape.limit);

@@ -1,5 +1,7 @@
-import { SearchIndex } from "../search/search-index.js";
+import type { JsonValue } from "../json-value.js";
+import { type SearchDocument, SearchIndex } from "../search/search-index.js";
 import type { LeftOutOperation, SourceInfo } from "./source-info.js";
+import type { UnvalidatedSubject } from "./unvalidated-operations.js";
 
 /** A left-out operation that matched a query, with the namespace of its source. */
 export interface LeftOutMatch {
@@ -8,32 +10,61 @@ export interface LeftOutMatch {
 }
 
 /**
- * Ranked search over what the sources left out, by name and summary. Without it a
- * query finds only described operations, and an agent looking for, say, "update a
- * Sentry issue" never learns that the source offers one it could name. The catalog's
- * own index holds described operations only, so this one is separate and its results
- * are shown apart, never interleaved (the two sets of scores are not comparable).
+ * Ranked search over what the catalog does not hold: the sources' not-validated operations
+ * (by path, description, capability notes and input fields, as the catalog indexes its own)
+ * and what they left out (by name and summary). Without it a query finds only described
+ * operations, and an agent looking for, say, "update a Sentry issue" never learns that the
+ * source offers one. The catalog's own index holds described operations only, so these are
+ * separate and their results are shown apart, never interleaved (the scores are not comparable).
  */
 export class LeftOutSearch {
-  readonly #entries: readonly LeftOutMatch[];
-  #index: SearchIndex | undefined;
+  readonly #leftOut: RankedList<LeftOutMatch>;
+  readonly #unvalidated: RankedList<UnvalidatedSubject>;
 
   constructor(sources: readonly SourceInfo[]) {
-    this.#entries = sources.flatMap(({ namespace, unsupported }) =>
-      unsupported.map((operation) => ({ namespace, operation })),
+    this.#leftOut = new RankedList(
+      sources.flatMap(({ namespace, unsupported }) => unsupported.map((operation) => ({ namespace, operation }))),
+      leftOutDocument,
+    );
+    this.#unvalidated = new RankedList(
+      sources.flatMap(({ namespace, unvalidated }) =>
+        (unvalidated ?? []).map((operation) => ({ path: `${namespace}.${operation.segment}`, operation })),
+      ),
+      unvalidatedDocument,
     );
   }
 
-  /** The best `limit` left-out operations for a query, best first; the index is built on the first query. */
+  /** The best `limit` left-out operations for a query, best first. */
   matches(query: string, limit: number): LeftOutMatch[] {
+    return this.#leftOut.matches(query, limit);
+  }
+
+  /** The best `limit` not-validated operations for a query, best first. */
+  unvalidatedMatches(query: string, limit: number): UnvalidatedSubject[] {
+    return this.#unvalidated.matches(query, limit);
+  }
+}
+
+/** Entries and their index, built on the first query. */
+class RankedList<T> {
+  readonly #entries: readonly T[];
+  readonly #document: (entry: T) => SearchDocument;
+  #index: SearchIndex | undefined;
+
+  constructor(entries: readonly T[], document: (entry: T) => SearchDocument) {
+    this.#entries = entries;
+    this.#document = document;
+  }
+
+  matches(query: string, limit: number): T[] {
     if (this.#entries.length === 0 || limit <= 0) return [];
-    this.#index ??= SearchIndex.build(this.#entries.map(searchDocument));
-    const found: LeftOutMatch[] = [];
+    this.#index ??= SearchIndex.build(this.#entries.map(this.#document));
+    const found: T[] = [];
     this.#index.rank(
       query,
       () => true,
       ({ doc }) => {
-        found.push(this.#entries[doc] as LeftOutMatch);
+        found.push(this.#entries[doc] as T);
         return found.length < limit;
       },
     );
@@ -42,7 +73,7 @@ export class LeftOutSearch {
 }
 
 // The name goes in the path field, which weighs most, as an operation's path does.
-function searchDocument({ namespace, operation }: LeftOutMatch) {
+function leftOutDocument({ namespace, operation }: LeftOutMatch): SearchDocument {
   return {
     path: `${namespace}.${operation.name}`,
     description: operation.summary ?? "",
@@ -50,4 +81,25 @@ function searchDocument({ namespace, operation }: LeftOutMatch) {
     instructions: "",
     inputFields: [],
   };
+}
+
+function unvalidatedDocument({ path, operation }: UnvalidatedSubject): SearchDocument {
+  const schema = operation.inputSchema;
+  const properties = typeof schema === "object" && typeof schema.properties === "object" ? schema.properties : null;
+  return {
+    path,
+    description: operation.description ?? operation.summary ?? "",
+    capabilities: operation.capabilities,
+    instructions: "",
+    inputFields:
+      properties === null || Array.isArray(properties)
+        ? []
+        : Object.entries(properties).map(([name, field]) => ({ name, description: fieldDescription(field) })),
+  };
+}
+
+function fieldDescription(field: JsonValue): string {
+  return typeof field === "object" && field !== null && !Array.isArray(field) && typeof field.description === "string"
+    ? field.description
+    : "";
 }

@@ -8,6 +8,8 @@ export interface ManifestSource {
   readonly directory: string;
   readonly declared: number;
   readonly described: number;
+  /** Shown from the source's own schemas, not validated by Forage. */
+  readonly unvalidated: number;
   readonly unsupported: number;
   /** The left-out list relative to the root, null when nothing was left out. */
   readonly unsupportedList: string | null;
@@ -67,6 +69,7 @@ export function buildManifest(facts: ManifestFacts): Record<string, unknown> {
       directory: source.directory,
       declared: source.declared,
       described: source.described,
+      not_validated: source.unvalidated,
       unsupported: source.unsupported,
       unsupported_list: source.unsupportedList,
     })),

@@ -66,18 +66,19 @@ export class NamespaceFiles {
     const facts = this.#facts(directory);
     const children: DeclaredChild[] = [];
     for (const child of facts.children) {
-      if (child.kind === "operation") {
-        const file = this.#layout.operationFile(child.summary.path);
+      if (child.kind !== "namespace") {
+        const path = child.kind === "operation" ? child.summary.path : child.path;
+        const file = this.#layout.operationFile(path);
         const stem = file.slice(file.lastIndexOf("/") + 1, -".d.ts".length);
-        const segment = child.summary.path.slice(child.summary.path.lastIndexOf(".") + 1);
+        const segment = path.slice(path.lastIndexOf(".") + 1);
         children.push({ kind: "operation", segment, specifier: `./${stem}.js` });
-      } else if (this.#facts(childPath(directory, child.name)).operations > 0) {
+      } else if (declaredBelow(this.#facts(childPath(directory, child.name))) > 0) {
         children.push({ kind: "namespace", segment: child.name, specifier: `./${child.name}/${NAMESPACE_MODULE}` });
       }
     }
     return composedNamespaceDeclaration({
       namespace: this.#layout.namespace(directory),
-      operations: facts.operations,
+      operations: declaredBelow(facts),
       ...(facts.source === undefined ? {} : { sourceSummary: sourceSummary(facts.source) }),
       children,
     });
@@ -90,7 +91,8 @@ export class NamespaceFiles {
     for (let page = 0; page < pages.length; page++)
       made.set(pageName(INDEX_STEM, page), renderedFile(this.#indexPage, { directory, page }));
     // The root has none: index.d.ts is the root's, named for imports.
-    if (directory !== "/" && facts.operations > 0) made.set(NAMESPACE_FILE, renderedFile(this.#declaration, directory));
+    if (directory !== "/" && declaredBelow(facts) > 0)
+      made.set(NAMESPACE_FILE, renderedFile(this.#declaration, directory));
     const source = facts.source;
     if (source !== undefined) {
       made.set(SOURCE_FILE, renderedFile(sourceText, source));
@@ -130,15 +132,15 @@ export class NamespaceFiles {
         : namespace === ""
           ? "the catalog root"
           : `namespace ${namespace} (the mount root)`;
-    return { title, operations: facts.operations, unsupported: facts.unsupported };
+    return { title, operations: facts.operations, unvalidated: facts.unvalidated, unsupported: facts.unsupported };
   }
 
   #indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {
-    const entries: IndexEntry[] = facts.children.map((child) =>
-      child.kind === "operation"
-        ? { ...child, inputs: operationInputs(this.#layout.forage, child.summary.path) }
-        : this.#namespaceEntry(directory, child.name),
-    );
+    const entries: IndexEntry[] = facts.children.map((child) => {
+      if (child.kind === "operation")
+        return { ...child, inputs: operationInputs(this.#layout.forage, child.summary.path) };
+      return child.kind === "unvalidated" ? child : this.#namespaceEntry(directory, child.name);
+    });
     const source = facts.source;
     for (const operation of source?.unsupported ?? [])
       entries.push({ kind: "unsupported", namespace: (source as SourceInfo).namespace, operation });
@@ -152,6 +154,7 @@ export class NamespaceFiles {
       name,
       summary: namespaceSummary(name, below),
       operations: below.operations,
+      unvalidated: below.unvalidated,
       unsupported: below.unsupported,
     };
   }
@@ -160,15 +163,21 @@ export class NamespaceFiles {
 /** The names a namespace line shows of what it contains. */
 const CONTAINS_SHOWN = 4;
 
+/** Operations declared below a directory: described ones and not-validated ones, which have files too. */
+function declaredBelow(facts: DirectoryFacts): number {
+  return facts.operations + facts.unvalidated;
+}
+
 /**
  * What a namespace is for, in a few words: its source's own (see sourcePurpose), then the names of
  * its first few children (left-out ones when nothing is described), which say what it holds when
  * its name misleads.
  */
 function namespaceSummary(name: string, facts: DirectoryFacts): string {
-  const names = facts.children.map((child) =>
-    child.kind === "namespace" ? `${child.name}/` : (child.summary.path.split(".").pop() as string),
-  );
+  const names = facts.children.map((child) => {
+    if (child.kind === "namespace") return `${child.name}/`;
+    return child.kind === "operation" ? (child.summary.path.split(".").pop() as string) : child.operation.segment;
+  });
   const listed = names.length > 0 ? names : (facts.source?.unsupported ?? []).map(({ name }) => name);
   const more = listed.length > CONTAINS_SHOWN ? ", …" : "";
   const contains = listed.length === 0 ? "" : `contains ${listed.slice(0, CONTAINS_SHOWN).join(", ")}${more}`;

@@ -4,6 +4,7 @@ import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "./index-lines.js";
 import { operationInputs } from "./input-names.js";
 import type { LeftOutMatch, LeftOutSearch } from "./left-out-search.js";
 import { cutText, plural } from "./text-pages.js";
+import { UNVALIDATED_MARK, type UnvalidatedSubject, unvalidatedSample } from "./unvalidated-operations.js";
 
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;
@@ -15,6 +16,8 @@ export const SEARCH_DIRECTORY_LIMIT = 50;
  */
 export const SEARCH_INDEX_RANKED = 10;
 export const SEARCH_INDEX_LEFT_OUT = 3;
+/** How many not-validated operations a query directory shows (index, entries and results.json): ranked apart, as operations. */
+export const SEARCH_UNVALIDATED = 10;
 /** Most bytes of a query's digest, header included (docs/mount.md, "Search"). */
 export const SEARCH_DIGEST_BYTES = 2 * 1024;
 /** Most characters of the query as the digest's header quotes it. */
@@ -46,14 +49,41 @@ export function searchListing(
   // The catalog's search checks the query's bounds, so it runs first.
   const results = forage.search(query, { limit: SEARCH_DIRECTORY_LIMIT, namespace }).results;
   const unsupported = leftOut.matches(query, SEARCH_INDEX_LEFT_OUT);
+  const unvalidated = leftOut.unvalidatedMatches(query, SEARCH_UNVALIDATED);
   const entries = results.map((summary: Summary, index: number) => ({
     name: `${String(index + 1).padStart(2, "0")}-${summary.path}.d.ts`,
     target: `../..${relativeFile(summary.path)}`,
   }));
+  const listed = { query, results, ...unvalidatedResults(unvalidated, relativeFile) };
   return {
-    entries,
-    indexPages: queryIndexPages(forage, query, results, unsupported),
-    resultsJson: `${JSON.stringify({ query, results, unsupported: unsupported.map(unsupportedResult) }, null, 2)}\n`,
+    entries: [...entries, ...unvalidatedEntries(unvalidated, relativeFile)],
+    indexPages: queryIndexPages(forage, query, results, unvalidated, unsupported),
+    resultsJson: `${JSON.stringify({ ...listed, unsupported: unsupported.map(unsupportedResult) }, null, 2)}\n`,
+  };
+}
+
+/** The not-validated matches' entries, `nv-01-PATH.d.ts`, …: after the ranked ones in `ls`, and never mistaken for them. */
+function unvalidatedEntries(
+  unvalidated: readonly UnvalidatedSubject[],
+  relativeFile: (path: string) => string,
+): RankedEntry[] {
+  return unvalidated.map(({ path }, index) => ({
+    name: `nv-${String(index + 1).padStart(2, "0")}-${path}.d.ts`,
+    target: `../..${relativeFile(path)}`,
+  }));
+}
+
+/** results.json's `notValidated`: each match's path, file, reason and sample, present only when there are any. */
+function unvalidatedResults(unvalidated: readonly UnvalidatedSubject[], relativeFile: (path: string) => string) {
+  if (unvalidated.length === 0) return {};
+  return {
+    notValidated: unvalidated.map((subject) => ({
+      path: subject.path,
+      file: relativeFile(subject.path).slice(1),
+      description: subject.operation.description ?? subject.operation.summary ?? "",
+      sample: unvalidatedSample(subject),
+      reason: subject.operation.reason,
+    })),
   };
 }
 
@@ -61,27 +91,36 @@ function queryIndexPages(
   forage: Forage,
   query: string,
   results: readonly Summary[],
+  unvalidated: readonly UnvalidatedSubject[],
   unsupported: readonly LeftOutMatch[],
 ): string[] {
   const entries: IndexEntry[] = [
-    ...results
-      .slice(0, SEARCH_INDEX_RANKED)
-      .map((summary): IndexEntry => ({ kind: "operation", summary, inputs: operationInputs(forage, summary.path) })),
+    ...alternated(
+      results
+        .slice(0, SEARCH_INDEX_RANKED)
+        .map((summary): IndexEntry => ({ kind: "operation", summary, inputs: operationInputs(forage, summary.path) })),
+      unvalidated.map((subject): IndexEntry => ({ kind: "unvalidated", ...subject })),
+    ),
     ...unsupported.map((match): IndexEntry => ({ kind: "unsupported", ...match })),
   ];
   const lines = entries.map((entry) =>
-    indexLine(entry, entry.kind === "operation" ? DIGEST_LINE : { ...DIGEST_LINE, limit: DIGEST_UNSUPPORTED_LENGTH }),
+    indexLine(entry, entry.kind === "unsupported" ? { ...DIGEST_LINE, limit: DIGEST_UNSUPPORTED_LENGTH } : DIGEST_LINE),
   );
   // The longest header this query could have: the one finally written is never longer.
-  const longest = digestHeader(query, Number.MAX_SAFE_INTEGER, SEARCH_INDEX_RANKED, SEARCH_INDEX_LEFT_OUT);
+  const most = { ranked: SEARCH_INDEX_RANKED, unvalidated: SEARCH_UNVALIDATED, leftOut: SEARCH_INDEX_LEFT_OUT };
+  const longest = digestHeader(query, Number.MAX_SAFE_INTEGER, most);
   const room = SEARCH_DIGEST_BYTES - Buffer.byteLength(longest) - 1;
   let shown = 0;
   for (let bytes = 0; shown < lines.length; shown++) {
     bytes += Buffer.byteLength(lines[shown] as string) + 1;
     if (bytes > room) break;
   }
-  const ranked = Math.min(shown, SEARCH_INDEX_RANKED, results.length);
-  const header = digestHeader(query, results.length, ranked, shown - ranked);
+  const kept = entries.slice(0, shown);
+  const header = digestHeader(query, results.length, {
+    ranked: kept.filter(({ kind }) => kind === "operation").length,
+    unvalidated: kept.filter(({ kind }) => kind === "unvalidated").length,
+    leftOut: kept.filter(({ kind }) => kind === "unsupported").length,
+  });
   return [
     `${header}\n${lines
       .slice(0, shown)
@@ -90,15 +129,34 @@ function queryIndexPages(
   ];
 }
 
-/** What a digest holds: the best few of the ranked operations (all of them are in results.json), then the left-out ones. */
-function digestHeader(query: string, total: number, ranked: number, leftOut: number): string {
+/**
+ * The ranked operations and the not-validated ones, taken in turn: the two rankings come from two
+ * indexes whose scores are not comparable, so neither is put wholly after the other, where a digest's
+ * bound would cut it away (a source whose operations are mostly not validated would vanish from search).
+ */
+function alternated(ranked: readonly IndexEntry[], unvalidated: readonly IndexEntry[]): IndexEntry[] {
+  const merged: IndexEntry[] = [];
+  for (let at = 0; at < Math.max(ranked.length, unvalidated.length); at++) {
+    if (at < ranked.length) merged.push(ranked[at] as IndexEntry);
+    if (at < unvalidated.length) merged.push(unvalidated[at] as IndexEntry);
+  }
+  return merged;
+}
+
+/** What a digest holds: the best few ranked operations (all of them are in results.json), the not-validated ones, then the left-out ones. */
+function digestHeader(
+  query: string,
+  total: number,
+  shown: { ranked: number; unvalidated: number; leftOut: number },
+): string {
   const quoted = cutText(JSON.stringify(query), QUOTED_QUERY_LENGTH);
   const best =
-    ranked === total
+    shown.ranked === total
       ? `${total} ranked ${plural(total, "operation")}`
-      : `${ranked} of ${total} ranked operations (all: results.json)`;
-  const rest = leftOut === 0 ? "" : `, then ${leftOut} unsupported`;
-  return `# @index.txt: search results for ${quoted}, best first: ${best}${rest}. Lines as in @index.txt`;
+      : `${shown.ranked} of ${total} ranked operations (all: results.json)`;
+  const unvalidated = shown.unvalidated === 0 ? "" : ` in turn with ${shown.unvalidated} ${UNVALIDATED_MARK}`;
+  const rest = shown.leftOut === 0 ? "" : `, then ${shown.leftOut} unsupported`;
+  return `# @index.txt: search results for ${quoted}, best first: ${best}${unvalidated}${rest}. Lines as in @index.txt`;
 }
 
 function unsupportedResult({ namespace, operation }: LeftOutMatch) {

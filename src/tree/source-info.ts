@@ -1,3 +1,5 @@
+import type { JsonSchema } from "../json-value.js";
+
 /**
  * What the tree shows about one source (an OpenAPI spec, an MCP server or tool list,
  * a catalog file) mounted under a namespace. Every text here is provider-authored:
@@ -17,8 +19,13 @@ export interface SourceInfo {
   readonly sections: readonly SourceSection[];
   /** Operations (or tools) the source declares, supported or not. */
   readonly declared: number;
-  /** Those left out, each with the reason. */
+  /** Those the tree has no files for, their schemas unreadable, each with the reason. */
   readonly unsupported: readonly LeftOutOperation[];
+  /**
+   * Those the catalog does not hold because Forage could not validate them, shown from the
+   * source's own schemas (docs/mount.md, "Not validated operations"); none when absent.
+   */
+  readonly unvalidated?: readonly UnvalidatedOperation[];
 }
 
 /** A heading and its lines, e.g. "Servers" and one URL per line. */
@@ -32,5 +39,26 @@ export interface LeftOutOperation {
   /** "GET /pets/{petId}" for OpenAPI, the tool name for MCP. */
   readonly name: string;
   readonly summary?: string;
+  readonly reason: string;
+}
+
+/**
+ * An operation or tool of a source that the compiler (or intake's input rules) refused, as the
+ * source declares it: still the source's operation, so the tree gives it files, marked not
+ * validated by Forage. Never in the catalog, whose list, search and describe stay exact.
+ */
+export interface UnvalidatedOperation {
+  /** Its path segment under the namespace, the name it would have had: the OpenAPI method name, the MCP tool's segment. */
+  readonly segment: string;
+  /** "GET /pets/{petId}" for OpenAPI, the tool name for MCP, as the left-out list names operations. */
+  readonly name: string;
+  readonly summary?: string;
+  readonly description?: string;
+  /** Notes as a described operation of the source has them (its HTTP method and path, its MCP hints). */
+  readonly capabilities: readonly string[];
+  /** The source's own input schema (for OpenAPI, its parameters and body joined as intake joins them). */
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  /** Why Forage does not validate it, naming the keyword or rule. */
   readonly reason: string;
 }

@@ -1,4 +1,5 @@
-import type { JsonSchema } from "../../json-value.js";
+import { ForageError } from "../../forage-error.js";
+import type { JsonObject, JsonSchema } from "../../json-value.js";
 import { type CredentialParameter, readSecurity } from "../spec/auth-hints.js";
 import { readServerHints } from "../spec/server-hints.js";
 import { boundDescription, boundTitle, nonEmpty, thirdPartyText } from "../text-limits.js";
@@ -9,14 +10,17 @@ import type {
   OpenApiVersion,
   OperationEffect,
   ServerHint,
+  SourceSchema,
 } from "../types.js";
 import { compileOperationSchema } from "./compile-operation-schema.js";
 import { BODY_KEY, buildOperationInput } from "./operation-input.js";
 import type { OperationSite } from "./operation-sites.js";
 import { readParameters } from "./parameters.js";
 import { checkPathTemplate } from "./path-template.js";
+import { referencedSourceSchema } from "./referenced-schema.js";
 import { readJsonBody } from "./request-body.js";
 import { readSuccessSchema } from "./responses.js";
+import { readSourceInput } from "./source-input.js";
 
 /** What every operation of one spec shares. */
 export interface OperationContext {
@@ -35,12 +39,14 @@ export interface OperationCandidate {
   /** The dereferenced Path Item and Operation objects. */
   readonly item: unknown;
   readonly operation: unknown;
+  /** The spec before its references were inlined, kept when some operation has a reference problem. */
+  readonly unresolved?: JsonObject;
 }
 
-/** The operation, or the reason a person can act on. */
+/** The operation, or the reason a person can act on and, when they can be read, its schemas as the source declares them. */
 export type OperationResult =
   | { readonly ok: true; readonly operation: OpenApiOperation }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly sourceSchema?: SourceSchema };
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -54,18 +60,62 @@ export function dialectOf(version: OpenApiVersion): OpenApiDialect {
   return version === "3.0" ? "openapi-3.0" : "openapi-3.1";
 }
 
-/** Normalizes one operation; every way it can fail is a reason, never an exception. */
+/**
+ * Normalizes one operation; every way it can fail is a reason, never an exception. A refused
+ * operation whose schemas can be read carries them (see SourceSchema): exactly the schemas
+ * the compiler refused, or, when it was refused before compiling, its input read as declared.
+ */
 export function normalizeOperation(candidate: OperationCandidate, context: OperationContext): OperationResult {
   const { site } = candidate;
   if (site.method === "TRACE") return refuse("TRACE is unsupported: it echoes the request, credentials included");
   if (site.referencedItem)
     return refuse("the Path Item is a $ref; referenced Path Items are unsupported, so inline it under paths");
+  if (!isRecord(candidate.operation)) return refuse("the operation is not an object");
+  if (candidate.refProblem !== undefined) {
+    const unresolved = candidate.unresolved;
+    return refuse(candidate.refProblem, unresolved && referencedSourceSchema(unresolved, site, context));
+  }
+  const item = isRecord(candidate.item) ? candidate.item : {};
+  const result = readOperation(candidate, item, candidate.operation, context);
+  if (result.ok || result.sourceSchema !== undefined) return result;
+  return { ...result, ...declaredSchema(item, candidate.operation, context) };
+}
+
+/** The description a person reads: the bounded description, else the summary (an empty description says nothing). */
+export function operationDescription(operation: Record<string, unknown>): string | undefined {
+  return boundDescription(nonEmpty(operation.description)) ?? boundTitle(nonEmpty(operation.summary));
+}
+
+// A schema that cannot be copied (recursive, too deep) leaves the operation with no files, only its reason.
+function declaredSchema(
+  item: Record<string, unknown>,
+  operation: Record<string, unknown>,
+  context: OperationContext,
+): { sourceSchema?: SourceSchema } {
+  try {
+    const outputSchema = readSuccessSchema(operation.responses);
+    const inputSchema = readSourceInput(item, operation, context);
+    return {
+      sourceSchema: {
+        inputSchema,
+        ...(outputSchema === undefined ? {} : { outputSchema: outputSchema as JsonSchema }),
+      },
+    };
+  } catch (error) {
+    if (error instanceof ForageError) return {};
+    throw error;
+  }
+}
+
+function readOperation(
+  candidate: OperationCandidate,
+  item: Record<string, unknown>,
+  operation: Record<string, unknown>,
+  context: OperationContext,
+): OperationResult {
+  const { site } = candidate;
   const template = checkPathTemplate(site.path);
   if (!template.ok) return refuse(template.reason);
-  if (!isRecord(candidate.operation)) return refuse("the operation is not an object");
-  if (candidate.refProblem !== undefined) return refuse(candidate.refProblem);
-  const item = isRecord(candidate.item) ? candidate.item : {};
-  const operation = candidate.operation;
   const parameters = readParameters(item.parameters, operation.parameters, {
     templateNames: template.names,
     credentialParameters: context.credentialParameters,
@@ -80,17 +130,21 @@ export function normalizeOperation(candidate: OperationCandidate, context: Opera
   }
   const input = buildOperationInput(parameters.parameters, body.body);
   const dialect = dialectOf(context.version);
-  const compiledInput = compileOperationSchema(input.inputSchema, dialect, "input schema");
-  if (!compiledInput.ok) return refuse(compiledInput.reason);
   const outputSchema = readSuccessSchema(operation.responses);
+  const declared: SourceSchema = {
+    inputSchema: input.inputSchema,
+    ...(outputSchema === undefined ? {} : { outputSchema: outputSchema as JsonSchema }),
+  };
+  const compiledInput = compileOperationSchema(input.inputSchema, dialect, "input schema");
+  if (!compiledInput.ok) return refuse(compiledInput.reason, declared);
   const compiledOutput =
     outputSchema === undefined ? undefined : compileOperationSchema(outputSchema, dialect, "success response schema");
-  if (compiledOutput !== undefined && !compiledOutput.ok) return refuse(compiledOutput.reason);
+  if (compiledOutput !== undefined && !compiledOutput.ok) return refuse(compiledOutput.reason, declared);
   const notes = [...parameters.notes];
   if (operation.callbacks !== undefined) notes.push("callbacks are not exposed; only the request itself is");
   const text = thirdPartyText(operation);
   // An empty description says nothing: the summary stands in for it.
-  const description = boundDescription(nonEmpty(operation.description)) ?? boundTitle(nonEmpty(operation.summary));
+  const description = operationDescription(operation);
   const servers = operationServers(item, operation, notes);
   return {
     ok: true,
@@ -100,8 +154,7 @@ export function normalizeOperation(candidate: OperationCandidate, context: Opera
       path: site.path,
       effect: effectOf(site.method),
       dialect,
-      inputSchema: input.inputSchema,
-      ...(outputSchema === undefined ? {} : { outputSchema: outputSchema as JsonSchema }),
+      ...declared,
       call: input.call,
       text,
       input: compiledInput.validator,
@@ -126,8 +179,8 @@ function operationServers(
   return undefined;
 }
 
-function refuse(reason: string): OperationResult {
-  return { ok: false, reason };
+function refuse(reason: string, sourceSchema?: SourceSchema): OperationResult {
+  return sourceSchema === undefined ? { ok: false, reason } : { ok: false, reason, sourceSchema };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

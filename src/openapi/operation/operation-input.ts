@@ -18,6 +18,29 @@ export interface OperationInput {
  * reach the request.
  */
 export function buildOperationInput(parameters: readonly InputParameter[], body: JsonBody | null): OperationInput {
+  return {
+    inputSchema: joinInputSchema(parameters, body),
+    call: {
+      pathParams: namesAt(parameters, "path"),
+      queryParams: namesAt(parameters, "query"),
+      headerParams: namesAt(parameters, "header"),
+      body: body === null ? null : { contentType: body.contentType, required: body.required },
+    },
+  };
+}
+
+/** What one input key holds: a parameter under its name, or the body. */
+export interface InputMember {
+  readonly name: string;
+  readonly required: boolean;
+  readonly schema: JsonValue;
+}
+
+/** The closed input object of parameters and body (under BODY_KEY), as both supported and refused operations show it. */
+export function joinInputSchema(
+  parameters: readonly InputMember[],
+  body: Pick<InputMember, "required" | "schema"> | null,
+): JsonObject {
   const properties: Record<string, JsonValue> = {};
   const required: string[] = [];
   for (const parameter of parameters) {
@@ -30,15 +53,7 @@ export function buildOperationInput(parameters: readonly InputParameter[], body:
   }
   const inputSchema: JsonObject = { type: "object", properties, additionalProperties: false };
   if (required.length > 0) inputSchema.required = required;
-  return {
-    inputSchema,
-    call: {
-      pathParams: namesAt(parameters, "path"),
-      queryParams: namesAt(parameters, "query"),
-      headerParams: namesAt(parameters, "header"),
-      body: body === null ? null : { contentType: body.contentType, required: body.required },
-    },
-  };
+  return inputSchema;
 }
 
 function namesAt(parameters: readonly InputParameter[], location: InputParameter["location"]): string[] {

@@ -120,7 +120,23 @@ function readParameter(parameter: Declared, context: ParameterContext, notes: st
   return { name, location, required, schema };
 }
 
-function isCredential(parameter: Declared, context: ParameterContext): boolean {
+/**
+ * True for a parameter the credential owner or the transport fills (a credential, a credential
+ * header, a header OpenAPI says to ignore): never guest input, whether the operation is supported or not.
+ */
+export function isOwnerFilled(
+  parameter: { readonly name: string; readonly in: string },
+  context: Pick<ParameterContext, "credentialParameters" | "authParameter">,
+): boolean {
+  if (isCredential(parameter, context)) return true;
+  if (parameter.in !== "header") return false;
+  return IGNORED_HEADERS.has(parameter.name.toLowerCase()) || reservedHeaderKind(parameter.name) === "credential";
+}
+
+function isCredential(
+  parameter: { readonly name: string; readonly in: string },
+  context: Pick<ParameterContext, "credentialParameters" | "authParameter">,
+): boolean {
   const same = (left: string, right: string): boolean =>
     parameter.in === "header" ? left.toLowerCase() === right.toLowerCase() : left === right;
   if (context.authParameter !== undefined && same(parameter.name, context.authParameter)) return true;
@@ -184,7 +200,13 @@ function scalarSchema(parameter: Declared, label: string, context: ParameterCont
     throw new Refusal(
       `the ${label} is not a scalar (string, number, integer or boolean); arrays and objects are unsupported`,
     );
-  const normalized = normalizeSchema(schema) as Record<string, JsonValue>;
+  return describedParameterSchema(parameter, schema);
+}
+
+/** A parameter's normalized schema, carrying the parameter's own description and deprecation. */
+export function describedParameterSchema(parameter: Record<string, unknown>, schema: unknown): JsonValue {
+  const normalized = normalizeSchema(schema);
+  if (typeof normalized !== "object" || normalized === null || Array.isArray(normalized)) return normalized;
   const description = boundDescription(parameter.description);
   if (description !== undefined && normalized.description === undefined) normalized.description = description;
   if (parameter.deprecated === true) normalized.deprecated = true;

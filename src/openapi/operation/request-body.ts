@@ -39,11 +39,16 @@ export function readJsonBody(requestBody: unknown): BodyReading {
   const declared = isRecord(media) && media.schema !== undefined ? normalizeSchema(media.schema) : {};
   return {
     ok: true,
-    body: { contentType, required: requestBody.required === true, schema: describe(declared, requestBody.description) },
+    body: {
+      contentType,
+      required: requestBody.required === true,
+      schema: withDescription(declared, requestBody.description),
+    },
   };
 }
 
-function describe(schema: JsonValue, description: unknown): JsonValue {
+/** The schema with the request body's description, unless the schema has its own. */
+export function withDescription(schema: JsonValue, description: unknown): JsonValue {
   const bounded = boundDescription(description);
   if (bounded === undefined || !isRecord(schema) || schema.description !== undefined) return schema;
   return { ...schema, description: bounded };
