@@ -147,9 +147,7 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
     expect(head[0]).toMatch(
       /^# @index\.txt: index of the catalog root, 17 operations below \(16 not validated\), 1 unsupported: 4 entries\./,
     );
-    expect(head[2]).toBe(
-      "loops/ — 2 operations (2 not validated), 1 unsupported — Loops; contains listNodes, createNode",
-    );
+    expect(head[2]).toBe("loops/ — 2 operations (2 not validated), 1 unsupported — contains listNodes, createNode");
     expect(head[3]).toBe(
       "petstore/ — 3 operations (3 not validated) — Swagger Petstore; contains listPets, createPets, showPetById",
     );
@@ -164,7 +162,7 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
 
   test("ranked search lists not-validated operations as operations, marked, and links their files", () => {
     const query = quote(join(mnt, ".search", "create a planet"));
-    expect(sh(`cat ${query}/@index.txt`).stdout).toMatch(/\n\[not validated\] galaxy\.createPlanet — /);
+    expect(sh(`cat ${query}/@index.txt`).stdout).toMatch(/\n\[not validated\] galaxy\.createPlanet\(.*\) — /);
     expect(sh(`ls ${query}`).stdout).toContain("nv-01-galaxy.createPlanet.d.ts");
     expect(sh(`cat ${query}/nv-01-galaxy.createPlanet.d.ts`).stdout).toContain("[not validated]");
   });

@@ -66,7 +66,9 @@ export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]
     (at) => {
       const head = `# ${pageName(INDEX_STEM, at.page)}: index of `;
       const rest = `, ${described}${leftOut}: ${positionWords(at, "entry")}. ${LINE_FORMAT}`;
-      return `${head}${cutText(subject.title, INDEX_LINE.limit - head.length - rest.length)}${rest}`;
+      // Past the title, large counts can still run the header over: its line-format legend is cut last.
+      const title = cutText(subject.title, Math.max(0, INDEX_LINE.limit - head.length - rest.length));
+      return cutText(`${head}${title}${rest}`, INDEX_LINE.limit);
     },
   );
 }
