@@ -5,6 +5,7 @@ import { sha256Hex } from "../catalog/canonical-json.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog, CatalogDefinition, OperationDefinition } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
+import type { OpenApiSelect } from "../openapi/index.js";
 import { UNSUPPORTED_FILE } from "../tree/source-files.js";
 import type { SourceInfo } from "../tree/source-info.js";
 import { CliError } from "./cli-error.js";
@@ -13,6 +14,8 @@ import { CliError } from "./cli-error.js";
 export interface SourceSpec {
   readonly file: string;
   readonly namespace: string | undefined;
+  /** `--select`: what to keep of an OpenAPI spec (docs/intake.md, "Selecting part of a spec"). */
+  readonly select?: OpenApiSelect;
 }
 
 /** What a source argument starts with to name a live MCP server's command line. */
@@ -155,8 +158,8 @@ async function loadSource(source: SourceSpec): Promise<LoadedSource> {
     const { openApiSource } = await import("./openapi-source.js");
     // A spec's methods are single names, so a spec always takes a namespace.
     const namespace = source.namespace ?? defaultNamespace(source.file);
-    const { operations, info } = openApiSource(text, namespace, source.file);
-    return { content: operations, digest, namespace, infos: [info] };
+    const { operations, infos } = openApiSource(text, namespace, source.file, source.select);
+    return { content: operations, digest, namespace, infos };
   }
   const toolsList = mentionsTools(text) ? (await import("./mcp-source.js")).toolsListFile(text, source) : undefined;
   if (toolsList !== undefined) return toolsList;
