@@ -9,7 +9,7 @@ import {
   type ServerHint,
   splitOpenApi,
 } from "../openapi/index.js";
-import type { LeftOutOperation, SourceInfo, SourceSection } from "../tree/source-info.js";
+import type { SourceInfo, SourceSection } from "../tree/source-info.js";
 
 /**
  * An OpenAPI spec as a source: its supported methods, named by method, and what the mount shows
@@ -61,7 +61,11 @@ function partInfo(info: SourceInfo, part: OpenApiPart, split: OpenApiSplit): Sou
     `part ${part.number} of ${part.count} of ${info.origin}: the spec declares ${split.declared} operations and breaks intake's bounds, so it is split by tag, then path`,
     ...grouped,
   ];
-  const leftOut = split.leftOut.filter((operation) => partOf(operation.part, split) === part.name).map(splitLeftOut);
+  const leftOut = part.leftOut.map(({ method, path, summary, reason }) => ({
+    name: `${method} ${path}`,
+    ...(summary === undefined ? {} : { summary }),
+    reason,
+  }));
   return {
     ...info,
     kind: `${info.kind}, part ${part.number} of ${part.count}`,
@@ -69,17 +73,6 @@ function partInfo(info: SourceInfo, part: OpenApiPart, split: OpenApiSplit): Sou
     declared: info.declared + leftOut.length,
     unsupported: [...info.unsupported, ...leftOut],
   };
-}
-
-/** The part that lists an operation the splitter left out: the first under its group's name, else the first. */
-function partOf(group: string, split: OpenApiSplit): string {
-  const under = split.parts.find(({ name }) => name === group || name.startsWith(`${group}.`) || group === "");
-  return (under ?? (split.parts[0] as OpenApiPart)).name;
-}
-
-function splitLeftOut(operation: OpenApiSplit["leftOut"][number]): LeftOutOperation {
-  const { method, path, summary, reason } = operation;
-  return { name: `${method} ${path}`, ...(summary === undefined ? {} : { summary }), reason };
 }
 
 function openApiInfo(normalized: NormalizedOpenApi, namespace: string, file: string): SourceInfo {

@@ -69,6 +69,11 @@ export class RefBudget {
     return measure;
   }
 
+  /** How many nodes the subtree `node` (e.g. one operation) expands to, every `$ref` occurrence counted as a copy. */
+  expandedSize(node: unknown): number {
+    return this.#measure(node, 1).size;
+  }
+
   /** Why the subtree `node` (e.g. one operation) cannot be exposed, or undefined when its references are fine. */
   problemIn(node: unknown): string | undefined {
     return this.#measure(node, 1).problem;

@@ -1,3 +1,4 @@
+import { compareCodeUnits } from "../../catalog/operation-path.js";
 import { ForageError } from "../../forage-error.js";
 import type { JsonObject } from "../../json-value.js";
 import { MAX_SPEC_BYTES } from "../limits.js";
@@ -5,11 +6,12 @@ import { parseSpecText } from "../spec/parse-spec-text.js";
 import { readSpecVersion } from "../spec/spec-version.js";
 import { boundTitle } from "../text-limits.js";
 import type { OpenApiVersion } from "../types.js";
+import { OperationExpansion } from "./operation-expansion.js";
 import { partDocument } from "./part-document.js";
 import { fitPart } from "./part-fit.js";
 import { readLargeSpec } from "./read-large-spec.js";
 import { listSplitOperations, type SplitOperation } from "./spec-operations.js";
-import { type PlannedLeftOut, type PlannedPart, planParts } from "./split-plan.js";
+import { type PartGroup, type PlannedLeftOut, type PlannedPart, planParts } from "./split-plan.js";
 import { type OpenApiSelect, selectionTest } from "./split-selection.js";
 import { WorkBudget } from "./work-budget.js";
 
@@ -31,8 +33,10 @@ export interface OpenApiPart {
   readonly segments: readonly string[];
   /** Which chunk of its group it is, when no path segment could divide the group. */
   readonly chunk?: { readonly index: number; readonly count: number };
-  /** Operations (method + path) in this part. */
+  /** Operations (method + path) in its text. */
   readonly operations: number;
+  /** Operations of its group that no part could hold, each with the reason: listed with this part. */
+  readonly leftOut: readonly OpenApiSplitLeftOut[];
   /** The part as an OpenAPI document (JSON), or the spec's own text when it is taken whole. */
   readonly text: string;
 }
@@ -42,12 +46,10 @@ export interface OpenApiSplitLeftOut {
   readonly method: string;
   readonly path: string;
   readonly summary?: string;
-  /** The namespace (under the spec's) its group would have had. */
-  readonly part: string;
   readonly reason: string;
 }
 
-/** A spec as parts, every selected operation in exactly one part or left out with a reason. */
+/** A spec as parts: every selected operation in exactly one part's text or in exactly one part's `leftOut`. */
 export interface OpenApiSplit {
   /** False when the spec fits intake's bounds and is taken whole (after selection). */
   readonly split: boolean;
@@ -56,7 +58,6 @@ export interface OpenApiSplit {
   /** Operations the selection kept (all of them without one). */
   readonly selected: number;
   readonly parts: readonly OpenApiPart[];
-  readonly leftOut: readonly OpenApiSplitLeftOut[];
   /** Work the split took, in the steps MAX_SPLIT_STEPS bounds. */
   readonly steps: number;
 }
@@ -78,24 +79,20 @@ export function splitOpenApi(text: string, options: SplitOpenApiOptions = {}): O
   const { root, version, readByIntake } = readSpec(text, budget);
   const operations = listSplitOperations(root);
   budget.charge(operations.length);
-  const whole = readByIntake && fitPart(root, operations.length, version, budget).ok;
   const kept = operations.filter(selected);
   if (kept.length === 0 && options.select !== undefined)
     throw new ForageError("invalid_argument", "The selection keeps none of the spec's operations");
-  const tryPart = (members: readonly SplitOperation[]) =>
-    fitPart(partDocument(root, members, budget), members.length, version, budget);
-  const taken = whole ? wholeSpec(text, operations, kept, tryPart) : planParts(operations, tryPart);
-  const parts = (whole ? taken.parts : narrowed(taken.parts, selected, tryPart)).map((part, index, all) =>
-    toPart(part, index, all.length),
-  );
-  return {
-    split: !whole,
-    declared: operations.length,
-    selected: kept.length,
-    parts,
-    leftOut: taken.leftOut.filter(({ operation }) => selected(operation)).map(toLeftOut),
-    steps: budget.spent,
+  const expansion = new OperationExpansion(root, version, budget);
+  const tryPart: TryPart = (members) => {
+    const problem = expansion.problemIn(members);
+    if (problem !== undefined) return { ok: false, reason: problem };
+    return fitPart(partDocument(root, members, budget), members.length, version, budget);
   };
+  const whole = readByIntake && fitPart(root, operations.length, version, budget).ok;
+  const parts = whole
+    ? [wholePart(kept.length === operations.length ? text : fittingText(tryPart, kept), kept.length)]
+    : splitParts(planParts(operations, tryPart), selected, tryPart);
+  return { split: !whole, declared: operations.length, selected: kept.length, parts, steps: budget.spent };
 }
 
 type TryPart = (members: readonly SplitOperation[]) => ReturnType<typeof fitPart>;
@@ -122,58 +119,69 @@ function intakeParse(text: string): unknown {
   }
 }
 
-/** A spec within the bounds: its own text, or without the operations the selection drops. */
-function wholeSpec(
-  text: string,
-  operations: readonly SplitOperation[],
-  kept: readonly SplitOperation[],
-  tryPart: TryPart,
-): { parts: PlannedPart[]; leftOut: PlannedLeftOut[] } {
-  const narrowedText = kept.length === operations.length ? text : fittingText(tryPart, kept);
-  const part = { name: [], tag: undefined, segments: [], chunk: undefined, operations: kept, text: narrowedText };
-  return { parts: [part], leftOut: [] };
+function wholePart(text: string, operations: number): OpenApiPart {
+  return { name: "", number: 1, count: 1, segments: [], operations, leftOut: [], text };
 }
 
-/** Each part with only the selected operations; a part left with none is dropped. Fewer operations always fit. */
-function narrowed(
-  parts: readonly PlannedPart[],
+/**
+ * The planned parts with only the selected operations (a part left with none is dropped; fewer
+ * operations always fit), and each left-out operation listed with the part of its group's name,
+ * or with a part of its own that holds no operation, in name order.
+ */
+function splitParts(
+  plan: { parts: readonly PlannedPart[]; leftOut: readonly PlannedLeftOut[] },
   selected: (operation: SplitOperation) => boolean,
   tryPart: TryPart,
-): PlannedPart[] {
-  return parts.flatMap((part) => {
+): OpenApiPart[] {
+  const byName = new Map<string, { group: PartGroup; part?: PlannedPart; leftOut: OpenApiSplitLeftOut[] }>();
+  for (const part of plan.parts) {
     const kept = part.operations.filter(selected);
-    if (kept.length === part.operations.length) return [part];
-    return kept.length === 0 ? [] : [{ ...part, operations: kept, text: fittingText(tryPart, kept) }];
+    if (kept.length === 0) continue;
+    const narrowed =
+      kept.length === part.operations.length ? part : { ...part, operations: kept, text: fittingText(tryPart, kept) };
+    byName.set(part.name.join("."), { group: part, part: narrowed, leftOut: [] });
+  }
+  for (const left of plan.leftOut) {
+    if (!selected(left.operation)) continue;
+    const name = left.name.join(".");
+    const entry = byName.get(name) ?? { group: left, leftOut: [] };
+    entry.leftOut.push(toLeftOut(left));
+    byName.set(name, entry);
+  }
+  const names = [...byName.keys()].sort(compareCodeUnits);
+  return names.map((name, index) => {
+    const { group, part, leftOut } = byName.get(name) as {
+      group: PartGroup;
+      part?: PlannedPart;
+      leftOut: OpenApiSplitLeftOut[];
+    };
+    return {
+      name,
+      number: index + 1,
+      count: names.length,
+      ...(group.tag === undefined ? {} : { tag: group.tag }),
+      segments: group.segments,
+      ...(part?.chunk === undefined ? {} : { chunk: part.chunk }),
+      operations: part?.operations.length ?? 0,
+      leftOut,
+      text: part?.text ?? fittingText(tryPart, []),
+    };
   });
 }
 
-/** Some of a fitting part's operations: fewer paths and components can only fit too. */
+/** Some of a fitting part's operations (or none, for a part that only lists left-out ones): it can only fit too. */
 function fittingText(tryPart: TryPart, members: readonly SplitOperation[]): string {
   const fit = tryPart(members);
   if (!fit.ok) throw new Error(`a narrowed part no longer fits intake's bounds: ${fit.reason}`);
   return fit.text;
 }
 
-function toPart(part: PlannedPart, index: number, count: number): OpenApiPart {
-  return {
-    name: part.name.join("."),
-    number: index + 1,
-    count,
-    ...(part.tag === undefined ? {} : { tag: part.tag }),
-    segments: part.segments,
-    ...(part.chunk === undefined ? {} : { chunk: part.chunk }),
-    operations: part.operations.length,
-    text: part.text,
-  };
-}
-
-function toLeftOut({ operation, name, reason }: PlannedLeftOut): OpenApiSplitLeftOut {
+function toLeftOut({ operation, reason }: PlannedLeftOut): OpenApiSplitLeftOut {
   const summary = boundTitle(operation.summary);
   return {
     method: operation.method.toUpperCase(),
     path: operation.path,
     ...(summary === undefined ? {} : { summary }),
-    part: name.join("."),
     reason,
   };
 }

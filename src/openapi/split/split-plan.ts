@@ -3,34 +3,31 @@ import type { PartFit } from "./part-fit.js";
 import { namespaceSegment } from "./part-names.js";
 import type { SplitOperation } from "./spec-operations.js";
 
-/** A group of operations that fits intake's bounds, its name, and what put its operations together. */
-export interface PlannedPart {
+/** A group's name and what put its operations together. */
+export interface PartGroup {
   /** Namespace segments under the spec's namespace, e.g. ["actions", "repos", "runs"]. */
   readonly name: readonly string[];
   /** The tag that grouped it, as written; undefined when its first level came from paths. */
   readonly tag: string | undefined;
   /** The literal path segments that grouped it further, in order. */
   readonly segments: readonly string[];
+}
+
+/** A group of operations that fits intake's bounds. */
+export interface PlannedPart extends PartGroup {
   /** Which chunk of a group no path segment could divide, 1-based, and how many. */
   readonly chunk: { readonly index: number; readonly count: number } | undefined;
   readonly operations: readonly SplitOperation[];
   readonly text: string;
 }
 
-/** An operation no part can hold: even alone it breaks one of intake's bounds. */
-export interface PlannedLeftOut {
+/** An operation no part can hold: even alone it breaks one of intake's bounds; listed with its group. */
+export interface PlannedLeftOut extends PartGroup {
   readonly operation: SplitOperation;
-  readonly name: readonly string[];
   readonly reason: string;
 }
 
 type TryPart = (operations: readonly SplitOperation[]) => PartFit;
-
-interface Group {
-  readonly name: readonly string[];
-  readonly tag: string | undefined;
-  readonly segments: readonly string[];
-}
 
 /** The name a path level gives an operation whose path has no literal segment at that level. */
 const ROOT = "root";
@@ -61,7 +58,7 @@ class Planner {
   }
 
   /** Places a group that has not been tried yet: whole if it fits, else divided. */
-  place(operations: readonly SplitOperation[], group: Group, level: "tag" | number): void {
+  place(operations: readonly SplitOperation[], group: PartGroup, level: "tag" | number): void {
     const fit = this.#tryPart(operations);
     if (fit.ok) this.parts.push({ ...group, chunk: undefined, operations, text: fit.text });
     else if (operations.length === 1) this.#leaveOut(operations[0] as SplitOperation, group, fit.reason);
@@ -69,7 +66,7 @@ class Planner {
   }
 
   /** Divides a group known not to fit, at the first level that separates its operations. */
-  divide(operations: readonly SplitOperation[], group: Group, level: "tag" | number): void {
+  divide(operations: readonly SplitOperation[], group: PartGroup, level: "tag" | number): void {
     const deepest = Math.max(...operations.map((operation) => operation.segments.length));
     for (let at = level; at === "tag" || at < deepest; at = at === "tag" ? 0 : at + 1) {
       const groups = groupBy(operations, (operation) => levelKey(operation, at));
@@ -83,7 +80,7 @@ class Planner {
   }
 
   /** No path segment separates these operations: chunks of whole Path Items, halved until each fits. */
-  #chunk(operations: readonly SplitOperation[], group: Group): void {
+  #chunk(operations: readonly SplitOperation[], group: PartGroup): void {
     const pieces: Array<{ operations: readonly SplitOperation[]; text: string }> = [];
     const halve = (units: readonly (readonly SplitOperation[])[]): void => {
       const middle = Math.ceil(units.length / 2);
@@ -108,8 +105,8 @@ class Planner {
     });
   }
 
-  #leaveOut(operation: SplitOperation, group: Group, reason: string): void {
-    this.leftOut.push({ operation, name: group.name, reason: `even alone, it breaks an intake bound: ${reason}` });
+  #leaveOut(operation: SplitOperation, group: PartGroup, reason: string): void {
+    this.leftOut.push({ ...group, operation, reason: `even alone, it breaks an intake bound: ${reason}` });
   }
 }
 
@@ -118,7 +115,7 @@ function levelKey(operation: SplitOperation, level: "tag" | number): string {
   return namespaceSegment(operation.segments[level] ?? ROOT);
 }
 
-function subgroup(group: Group, key: string, members: readonly SplitOperation[], level: "tag" | number): Group {
+function subgroup(group: PartGroup, key: string, members: readonly SplitOperation[], level: "tag" | number): PartGroup {
   const first = members[0] as SplitOperation;
   if (level === "tag" && first.tag !== undefined) return { ...group, name: [...group.name, key], tag: first.tag };
   const segment = level === "tag" ? first.segments[0] : first.segments[level];
