@@ -79,7 +79,10 @@ class Planner {
     this.#chunk(operations, group);
   }
 
-  /** No path segment separates these operations: chunks of whole Path Items, halved until each fits. */
+  /**
+   * No path segment separates these operations: chunks of whole Path Items, halved until each
+   * fits, then adjacent chunks joined again while they fit.
+   */
   #chunk(operations: readonly SplitOperation[], group: PartGroup): void {
     const pieces: Array<{ operations: readonly SplitOperation[]; text: string }> = [];
     const halve = (units: readonly (readonly SplitOperation[])[]): void => {
@@ -95,7 +98,7 @@ class Planner {
     };
     const units = [...groupBy(operations, (operation) => operation.path).values()];
     halve(units.length > 1 ? units : operations.map((operation) => [operation]));
-    pieces.forEach((piece, index) => {
+    this.#mergeAdjacent(pieces).forEach((piece, index) => {
       this.parts.push({
         ...group,
         name: [...group.name, `part${index + 1}`],
@@ -103,6 +106,24 @@ class Planner {
         ...piece,
       });
     });
+  }
+
+  /**
+   * Halving around an operation that fits nowhere leaves ever smaller pieces beside it; each
+   * piece is joined to the one before it while the two still fit together.
+   */
+  #mergeAdjacent(
+    pieces: ReadonlyArray<{ operations: readonly SplitOperation[]; text: string }>,
+  ): Array<{ operations: readonly SplitOperation[]; text: string }> {
+    const merged: Array<{ operations: readonly SplitOperation[]; text: string }> = [];
+    for (const piece of pieces) {
+      const last = merged.at(-1);
+      const joined = last === undefined ? undefined : [...last.operations, ...piece.operations];
+      const fit = joined === undefined ? undefined : this.#tryPart(joined);
+      if (joined !== undefined && fit?.ok === true) merged[merged.length - 1] = { operations: joined, text: fit.text };
+      else merged.push(piece);
+    }
+    return merged;
   }
 
   #leaveOut(operation: SplitOperation, group: PartGroup, reason: string): void {
