@@ -192,6 +192,24 @@ describe("splitting by tag, then path", () => {
   });
 });
 
+test("a reference into another Path Item is copied into components, so the part that holds it resolves it", () => {
+  const shared = { responses: { "200": { $ref: "#/paths/~1pets~1p0/get/responses/200" } } };
+  const text = JSON.stringify(
+    spec([
+      ...range(300, (index) => ({ path: `/pets/p${index}`, tags: ["pets"] })),
+      ...range(300, (index) => ({ path: `/stores/s${index}`, tags: ["stores"], extra: shared })),
+    ]),
+  );
+  const stores = splitOpenApi(text).parts.find(({ name }) => name === "stores") as { text: string };
+  const part = JSON.parse(stores.text);
+  expect(Object.keys(part.paths).every((path) => path.startsWith("/stores/"))).toBe(true);
+  expect(Object.keys(part.components.responses)).toEqual(["forage_paths_pets_p0_get_responses_200"]);
+  expect(part.paths["/stores/s0"].get.responses["200"].$ref).toBe(
+    "#/components/responses/forage_paths_pets_p0_get_responses_200",
+  );
+  expect(normalizeOpenApi(stores.text).operations).toHaveLength(300);
+});
+
 describe("extensions are not followed", () => {
   test("a $ref inside an x-* extension is not carried into a part", () => {
     const documented = { "x-docs": { $ref: "#/components/schemas/Store" } };

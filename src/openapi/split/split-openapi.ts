@@ -10,6 +10,7 @@ import { OperationExpansion } from "./operation-expansion.js";
 import { partDocument } from "./part-document.js";
 import { fitPart } from "./part-fit.js";
 import { readLargeSpec } from "./read-large-spec.js";
+import { relocatePathReferences } from "./relocate-refs.js";
 import { listSplitOperations, type SplitOperation } from "./spec-operations.js";
 import { type PartGroup, type PlannedLeftOut, type PlannedPart, planParts } from "./split-plan.js";
 import { type OpenApiSelect, selectionTest } from "./split-selection.js";
@@ -82,17 +83,29 @@ export function splitOpenApi(text: string, options: SplitOpenApiOptions = {}): O
   const kept = operations.filter(selected);
   if (kept.length === 0 && options.select !== undefined)
     throw new ForageError("invalid_argument", "The selection keeps none of the spec's operations");
+  const whole = readByIntake && fitPart(root, operations.length, version, budget).ok;
+  const done = (parts: OpenApiPart[]): OpenApiSplit => ({
+    split: !whole,
+    declared: operations.length,
+    selected: kept.length,
+    parts,
+    steps: budget.spent,
+  });
+  if (whole && kept.length === operations.length) return done([wholePart(text, kept.length)]);
+  // Parts (and a spec narrowed by selection) hold only some Path Items: references into others are moved first.
+  const tryPart = partTrial(relocatePathReferences(root, budget), version, budget);
+  if (whole) return done([wholePart(fittingText(tryPart, kept), kept.length)]);
+  return done(splitParts(planParts(operations, tryPart), selected, tryPart));
+}
+
+/** Tries a group of operations as a part of `root`: an operation over the expansion budget alone fails at once. */
+function partTrial(root: JsonObject, version: OpenApiVersion, budget: WorkBudget): TryPart {
   const expansion = new OperationExpansion(root, version, budget);
-  const tryPart: TryPart = (members) => {
+  return (members) => {
     const problem = expansion.problemIn(members);
     if (problem !== undefined) return { ok: false, reason: problem };
     return fitPart(partDocument(root, members, budget), members.length, version, budget);
   };
-  const whole = readByIntake && fitPart(root, operations.length, version, budget).ok;
-  const parts = whole
-    ? [wholePart(kept.length === operations.length ? text : fittingText(tryPart, kept), kept.length)]
-    : splitParts(planParts(operations, tryPart), selected, tryPart);
-  return { split: !whole, declared: operations.length, selected: kept.length, parts, steps: budget.spent };
 }
 
 type TryPart = (members: readonly SplitOperation[]) => ReturnType<typeof fitPart>;
