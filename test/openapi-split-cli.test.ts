@@ -1,10 +1,11 @@
-// docs/intake.md, "Splitting a large spec" and "Selecting part of a spec": forage export of a spec beyond
-// intake's bounds shows one namespace per tag, each part's @source.txt says which part it is, and
-// --select keeps only the named tags or matching paths.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// docs/intake.md, "Splitting a large spec", "The splitter's bounds" and "Selecting part of a spec":
+// forage export of a spec beyond intake's bounds shows one namespace per tag, each part's @source.txt
+// says which part it is, --select keeps only the named tags or matching paths, and an oversized file is never read.
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { MAX_SPLIT_BYTES } from "../src/openapi/index.js";
 import { sh } from "./helpers/mount-daemon.js";
 
 const cli = `'${process.execPath}' '${join(process.cwd(), "dist/cli/main.js")}'`;
@@ -65,6 +66,16 @@ describe("forage export of a split spec", () => {
     const empty = sh(`${cli} export --select tag:nope shop='${spec}' '${join(directory(), "tree")}'`);
     expect(empty.status).toBe(1);
     expect(empty.stderr).toContain(`source ${spec}: The selection keeps none of the spec's operations`);
+  });
+
+  test("a source file over the splitter's 64 MiB is refused by its size, before it is read", () => {
+    const big = join(directory(), "big.json");
+    truncateSync(big, MAX_SPLIT_BYTES + 1);
+    const result = sh(`${cli} export '${big}' '${join(directory(), "tree")}'`);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      `source ${big} is ${MAX_SPLIT_BYTES + 1} bytes; the largest source Forage reads is`,
+    );
   });
 
   test("GitHub's REST spec, two tags selected: ls shows their namespaces", () => {

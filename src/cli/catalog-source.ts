@@ -6,6 +6,7 @@ import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog, CatalogDefinition, OperationDefinition } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import type { OpenApiSelect } from "../openapi/index.js";
+import { MAX_SPLIT_BYTES } from "../openapi/split/split-limits.js";
 import { UNSUPPORTED_FILE } from "../tree/source-files.js";
 import type { SourceInfo } from "../tree/source-info.js";
 import { CliError } from "./cli-error.js";
@@ -202,8 +203,13 @@ function isFolder(file: string): boolean {
   return statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
-/** The text of a source file, or a one-line error naming it. */
+/** The text of a source file, or a one-line error naming it; a file larger than any source Forage reads is never read. */
 export function readSource(file: string): string {
+  const bytes = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  if (bytes > MAX_SPLIT_BYTES)
+    throw new CliError(
+      `source ${file} is ${bytes} bytes; the largest source Forage reads is ${MAX_SPLIT_BYTES} (64 MiB)`,
+    );
   try {
     return readFileSync(file, "utf8");
   } catch (error) {
