@@ -1,7 +1,7 @@
 import { refTokens } from "../../json-schema/json-pointer.js";
 import type { JsonObject, JsonValue } from "../../json-value.js";
 import { isExtensionKey } from "../extension-keys.js";
-import type { SplitOperation } from "./spec-operations.js";
+import { PATH_ITEM_METHODS, type SplitOperation } from "./spec-operations.js";
 import type { WorkBudget } from "./work-budget.js";
 
 /** What every part keeps of the spec as it is: its identity, servers and security. */
@@ -37,10 +37,8 @@ function partPaths(root: JsonObject, operations: readonly SplitOperation[]): Jso
   return kept;
 }
 
-const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
-
 function itemWithoutMethods(item: JsonObject): JsonObject {
-  return Object.fromEntries(Object.entries(item).filter(([key]) => !METHODS.has(key)));
+  return Object.fromEntries(Object.entries(item).filter(([key]) => !PATH_ITEM_METHODS.has(key)));
 }
 
 function usedTags(root: JsonObject, operations: readonly SplitOperation[]): JsonValue[] | undefined {

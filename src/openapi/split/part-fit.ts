@@ -4,6 +4,7 @@ import { MAX_SPEC_BYTES, MAX_SPEC_NODES, MAX_SPEC_OPERATIONS } from "../limits.j
 import { RefBudget } from "../spec/ref-budget.js";
 import { assertSpecLimits } from "../spec/spec-limits.js";
 import type { OpenApiVersion } from "../types.js";
+import { countValuesUpTo } from "./count-values.js";
 import type { WorkBudget } from "./work-budget.js";
 
 /** A part that meets every intake bound, as the text intake will read, or the first bound it breaks. */
@@ -34,17 +35,4 @@ export function fitPart(part: JsonObject, operations: number, version: OpenApiVe
     throw error;
   }
   return { ok: true, text };
-}
-
-/** Values in `document`, counting stops once past `limit`, so a part far over it costs no more than the limit. */
-function countValuesUpTo(document: unknown, limit: number): number {
-  const stack: unknown[] = [document];
-  let values = 0;
-  while (stack.length > 0 && values <= limit) {
-    const value = stack.pop();
-    values += 1;
-    if (typeof value === "object" && value !== null)
-      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
-  }
-  return values + stack.length;
 }

@@ -1,6 +1,7 @@
 import { isAlias, parseDocument, visit } from "yaml";
 import { ForageError } from "../../forage-error.js";
 import { assertJsonDepth } from "../spec/parse-spec-text.js";
+import { countValuesUpTo } from "./count-values.js";
 import { MAX_SPLIT_BYTES, MAX_SPLIT_DEPTH, MAX_SPLIT_NODES, MAX_SPLIT_YAML_BYTES } from "./split-limits.js";
 import type { WorkBudget } from "./work-budget.js";
 
@@ -52,24 +53,12 @@ function parseYaml(text: string, bytes: number): unknown {
   return document.toJS({ maxAliasCount: 0 });
 }
 
-/** Walks the parsed spec once, iteratively: too deep or too many values is refused before any part is built. */
+/** Too deep or too many values is refused before any part is built. */
 function countValues(document: unknown, budget: WorkBudget): void {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value: document, depth: 1 }];
-  let values = 0;
-  while (stack.length > 0) {
-    const { value, depth } = stack.pop() as { value: unknown; depth: number };
-    values += 1;
-    if (typeof value !== "object" || value === null) continue;
-    if (depth > MAX_SPLIT_DEPTH)
-      throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPLIT_DEPTH} levels`, {
-        limit: MAX_SPLIT_DEPTH,
-      });
-    const children = Array.isArray(value) ? value : Object.values(value);
-    if (values + stack.length + children.length > MAX_SPLIT_NODES)
-      throw new ForageError("too_large", `The spec has more than ${MAX_SPLIT_NODES} JSON values`, {
-        limit: MAX_SPLIT_NODES,
-      });
-    for (const child of children) stack.push({ value: child, depth: depth + 1 });
-  }
+  const values = countValuesUpTo(document, MAX_SPLIT_NODES, MAX_SPLIT_DEPTH);
   budget.charge(values);
+  if (values > MAX_SPLIT_NODES)
+    throw new ForageError("too_large", `The spec has more than ${MAX_SPLIT_NODES} JSON values`, {
+      limit: MAX_SPLIT_NODES,
+    });
 }

@@ -3,8 +3,20 @@ import { ownMember, refTokens, resolveTokens } from "../../json-schema/json-poin
 import type { JsonObject } from "../../json-value.js";
 import { MAX_SPLIT_OPERATIONS } from "./split-limits.js";
 
-/** Path Item keys that name operations, as intake reads them (src/openapi/operation/operation-sites.ts). */
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+/**
+ * Path Item keys that name operations, as intake reads them. The operation stage has the same
+ * list (src/openapi/operation/operation-sites.ts), but this stage runs before it and may not import it.
+ */
+export const PATH_ITEM_METHODS: ReadonlySet<string> = new Set([
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+]);
 
 /** One operation as the splitter sees it: where it is, and what it is grouped by. */
 export interface SplitOperation {
@@ -34,7 +46,7 @@ export function listSplitOperations(root: JsonObject): SplitOperation[] {
     if (!isObject(item))
       throw new ForageError("invalid_spec", `The Path Item for ${JSON.stringify(path)} must be an object`);
     const declared = typeof item.$ref === "string" ? localTarget(root, item.$ref) : item;
-    for (const method of METHODS) {
+    for (const method of PATH_ITEM_METHODS) {
       const operation = ownMember(item, method) ?? ownMember(declared, method);
       if (operation === undefined) continue;
       operations.push(splitOperation(method, path, operation));
