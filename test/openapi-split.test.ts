@@ -96,6 +96,12 @@ describe("splitting by tag, then path", () => {
     expect(split.parts).toEqual([{ name: "", number: 1, count: 1, segments: [], operations: 1, leftOut: [], text }]);
   });
 
+  test("a YAML spec within the bounds is not split, even when its JSON spelling would be over 2 MiB", () => {
+    // Each `"` is one byte in YAML's single quotes and two in JSON: 1.5 MiB of them spell 3 MiB of JSON.
+    const text = `openapi: 3.1.0\ninfo: { title: Quotes, version: "1", description: '${'"'.repeat(1_500_000)}' }\npaths: {}\n`;
+    expect(splitOpenApi(text)).toMatchObject({ split: false, parts: [{ name: "", text }] });
+  });
+
   test("over the bounds: one part per tag, an untagged operation by its path's first segment", () => {
     const split = splitOpenApi(JSON.stringify(shop));
     expect(split.split).toBe(true);

@@ -13,15 +13,23 @@ export type PartFit = { readonly ok: true; readonly text: string } | { readonly 
 /**
  * Tests a part against intake's own bounds (src/openapi/limits.ts), cheapest first, with
  * intake's own checks: operations, values, bytes of its JSON text, nesting and prototype
- * names, then the reference expansion budget. A part that fits here is one intake accepts
+ * names, then the reference expansion budget. `ownText` is the spec's own text, when the part is
+ * the whole spec. A part that fits here is one intake accepts
  * whole; which of its operations intake supports is still intake's to say.
  */
-export function fitPart(part: JsonObject, operations: number, version: OpenApiVersion, budget: WorkBudget): PartFit {
+export function fitPart(
+  part: JsonObject,
+  operations: number,
+  version: OpenApiVersion,
+  budget: WorkBudget,
+  ownText?: string,
+): PartFit {
   if (operations > MAX_SPEC_OPERATIONS) return { ok: false, reason: `more than ${MAX_SPEC_OPERATIONS} operations` };
   const values = countValuesUpTo(part, MAX_SPEC_NODES + 1);
   budget.charge(values);
   if (values > MAX_SPEC_NODES) return { ok: false, reason: `more than ${MAX_SPEC_NODES} JSON values` };
-  const text = JSON.stringify(part);
+  // A whole spec is measured by its own text (YAML can grow when spelled as JSON); a part by its JSON.
+  const text = ownText ?? JSON.stringify(part);
   if (Buffer.byteLength(text, "utf8") > MAX_SPEC_BYTES)
     return { ok: false, reason: `more than ${MAX_SPEC_BYTES} bytes` };
   try {

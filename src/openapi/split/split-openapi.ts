@@ -83,7 +83,7 @@ export function splitOpenApi(text: string, options: SplitOpenApiOptions = {}): O
   const kept = operations.filter(selected);
   if (kept.length === 0 && options.select !== undefined)
     throw new ForageError("invalid_argument", "The selection keeps none of the spec's operations");
-  const whole = readByIntake && fitPart(root, operations.length, version, budget).ok;
+  const whole = readByIntake && fitPart(root, operations.length, version, budget, text).ok;
   const done = (parts: OpenApiPart[]): OpenApiSplit => ({
     split: !whole,
     declared: operations.length,
