@@ -26,10 +26,10 @@ const json = (tree: VirtualTree, path: string) => JSON.parse(text(tree, path));
 
 /** A spec as the CLI mounts it: its validated operations in the catalog, the rest beside it in SourceInfo. */
 function specTree(spec: string, namespace: string) {
-  const { operations, info } = openApiSource(spec, namespace, `${namespace}.json`);
+  const { operations, infos } = openApiSource(spec, namespace, `${namespace}.json`);
   return treeOf(
     operations.map((operation) => ({ ...operation, path: `${namespace}.${operation.path}` })),
-    [info],
+    infos,
   );
 }
 

@@ -145,7 +145,8 @@ describe("source files", () => {
 
   test("a real spec: the OAI uspto example shows its title, description and every operation, validated or not", () => {
     const file = join(import.meta.dirname, "fixtures/openapi-examples/v3.0/uspto.yaml");
-    const { operations, info } = openApiSource(readFileSync(file, "utf8"), "uspto", file);
+    const { operations, infos } = openApiSource(readFileSync(file, "utf8"), "uspto", file);
+    const info = infos[0] as SourceInfo;
     const prefixed = operations.map((operation) => ({ ...operation, path: `uspto.${operation.path}` }));
     const tree = treeOf(createCatalog({ revision: "r", operations: prefixed }), [info]);
     expect(text(tree, "/uspto/@source.txt")).toContain("Title: USPTO Data Set API");

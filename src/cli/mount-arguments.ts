@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { OpenApiSelect } from "../openapi/index.js";
 import { ACCEPTED_SOURCES } from "../sources/source-kinds.js";
 import { parseSourceSpec, type SourceSpec } from "../sources/source-spec.js";
 import { CliError } from "./cli-error.js";
@@ -56,6 +57,12 @@ export const SOURCE_LINES = [
 export const CATALOG_OPTIONS: readonly OptionSpec[] = [
   { name: "example", help: "use the built-in example catalog instead of sources" },
   { name: "namespace", value: "NAME", help: "put the single source under namespace NAME (for several: NAME=source)" },
+  {
+    name: "select",
+    value: "tag:NAME|path:GLOB",
+    multiple: true,
+    help: "keep only an OpenAPI spec's operations with tag NAME or a path matching GLOB (repeatable)",
+  },
 ];
 
 /** `forage mount`: every option, and how to stop a mount. */
@@ -182,10 +189,27 @@ export function catalogSources(
     throw new CliError(example ? "--example takes no source" : "give a source, or --example", 2);
   if (namespace !== undefined && positional.length !== 1)
     throw new CliError("--namespace goes with exactly one source; use NAME=file for several", 2);
+  const select = parseSelect(listOption(parsed, "select"));
   const sources = positional
     .map(parseSourceSpec)
-    .map((source) => (namespace === undefined ? source : { ...source, namespace }));
+    .map((source) => (namespace === undefined ? source : { ...source, namespace }))
+    .map((source) => (select === undefined ? source : { ...source, select }));
   return { sources, example };
+}
+
+/** `--select tag:NAME` and `--select path:GLOB`, for OpenAPI sources (docs/intake.md, "Selecting part of a spec"). */
+function parseSelect(values: readonly string[]): OpenApiSelect | undefined {
+  if (values.length === 0) return undefined;
+  const tags: string[] = [];
+  const paths: string[] = [];
+  for (const value of values) {
+    const [kind, what] = value.split(/:(.*)/s, 2) as [string, string | undefined];
+    if (kind === "tag" && what) tags.push(what);
+    else if (kind === "path" && what) paths.push(what);
+    else
+      throw new CliError(`--select ${JSON.stringify(value)}: expected tag:NAME or path:GLOB (e.g. path:/repos/**)`, 2);
+  }
+  return { tags, paths };
 }
 
 const FUSE_FLAGS: Readonly<Record<string, keyof FuseFlags>> = {

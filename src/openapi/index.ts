@@ -7,6 +7,10 @@
 export * from "./limits.js";
 export { normalizeOpenApi } from "./normalize-openapi.js";
 export { RESERVED_METHOD_NAMES } from "./operation/method-names.js";
+export * from "./split/split-limits.js";
+export type { OpenApiPart, OpenApiSplit, OpenApiSplitLeftOut, SplitOpenApiOptions } from "./split/split-openapi.js";
+export { splitOpenApi } from "./split/split-openapi.js";
+export type { OpenApiSelect } from "./split/split-selection.js";
 export { parseOpenApiTable, selectOpenApiOperations, toOpenApiTableRow } from "./table/operation-table.js";
 export type {
   AuthHint,

@@ -139,8 +139,12 @@ async function loadSource(source: SourceSpec, context: ListContext): Promise<Loa
       const { openApiSource } = await import("./openapi-source.js");
       // A spec's methods are single names, so a spec always takes a namespace.
       const namespace = source.namespace ?? defaultNamespace(detected.path);
-      const { operations, info } = openApiSource(detected.text, namespace, detected.path);
-      return { content: operations, digest: sha256Hex(detected.text), namespace, infos: [info] };
+      const { operations, infos } = openApiSource(detected.text, namespace, detected.path, source.select);
+      // What --select keeps is part of the input, so two selections of one spec are two revisions.
+      const digest = sha256Hex(
+        source.select === undefined ? detected.text : `${detected.text}\u0000${JSON.stringify(source.select)}`,
+      );
+      return { content: operations, digest, namespace, infos };
     }
     case "tools-list-file": {
       const { toolsListFileSource } = await import("./tools-list-source.js");

@@ -3,26 +3,75 @@ import {
   type AuthHint,
   type NormalizedOpenApi,
   normalizeOpenApi,
+  type OpenApiPart,
+  type OpenApiSelect,
+  type OpenApiSplit,
   type ServerHint,
+  splitOpenApi,
   type UnsupportedOperation,
 } from "../openapi/index.js";
 import type { SourceInfo, SourceSection, UnvalidatedOperation } from "../tree/source-info.js";
 
-/** An OpenAPI spec as a source: its supported methods, named by method, and what the mount shows of the rest. */
+/**
+ * An OpenAPI spec as a source: its supported methods, named by method, and what the mount shows
+ * of the rest. A spec beyond intake's bounds comes in parts (docs/intake.md, "Splitting a large
+ * spec"), each under its own namespace below the spec's, with its own SourceInfo; `select` keeps
+ * only the operations with a named tag or a matching path.
+ */
 export function openApiSource(
   text: string,
   namespace: string,
   file: string,
-): { operations: OperationDefinition[]; info: SourceInfo } {
-  const normalized = normalizeOpenApi(text);
-  const operations = normalized.operations.map((operation) => ({
+  select?: OpenApiSelect,
+): { operations: OperationDefinition[]; infos: SourceInfo[] } {
+  const split = splitOpenApi(text, select === undefined ? {} : { select });
+  const operations: OperationDefinition[] = [];
+  const infos: SourceInfo[] = [];
+  for (const part of split.parts) {
+    const normalized = normalizeOpenApi(part.text);
+    const prefix = part.name === "" ? "" : `${part.name}.`;
+    operations.push(
+      ...partOperations(normalized).map((operation) => ({ ...operation, path: prefix + operation.path })),
+    );
+    const info = openApiInfo(normalized, part.name === "" ? namespace : `${namespace}.${part.name}`, file);
+    infos.push(split.split ? partInfo(info, part, split) : info);
+  }
+  return { operations, infos };
+}
+
+function partOperations(normalized: NormalizedOpenApi): OperationDefinition[] {
+  return normalized.operations.map((operation) => ({
     path: operation.name,
     input: operation.input,
     ...(operation.output === undefined ? {} : { output: operation.output }),
     description: operation.description,
     capabilities: [httpCapability(operation)],
   }));
-  return { operations, info: openApiInfo(normalized, namespace, file) };
+}
+
+/** A part's SourceInfo says which part of which spec it is and what grouped it, so its source file stays truthful. */
+function partInfo(info: SourceInfo, part: OpenApiPart, split: OpenApiSplit): SourceInfo {
+  const grouped = [
+    ...(part.tag === undefined ? [] : [`operations tagged ${JSON.stringify(part.tag)}`]),
+    ...(part.segments.length === 0 ? [] : [`paths whose literal segments run ${part.segments.join(" / ")}`]),
+    ...(part.chunk === undefined ? [] : [`chunk ${part.chunk.index} of ${part.chunk.count} of those paths`]),
+  ];
+  const lines = [
+    `part ${part.number} of ${part.count} of ${info.origin}: the spec declares ${split.declared} operations and breaks intake's bounds, so it is split by tag, then path`,
+    ...grouped,
+  ];
+  const leftOut = part.leftOut.map(({ method, path, summary, reason }) => ({
+    name: `${method} ${path}`,
+    ...(summary === undefined ? {} : { summary }),
+    reason,
+  }));
+  return {
+    ...info,
+    kind: `${info.kind}, part ${part.number} of ${part.count}`,
+    sections: [{ heading: "Part of a split spec", lines }, ...info.sections],
+    declared: info.declared + leftOut.length,
+    unsupported: [...info.unsupported, ...leftOut],
+  };
 }
 
 function openApiInfo(normalized: NormalizedOpenApi, namespace: string, file: string): SourceInfo {

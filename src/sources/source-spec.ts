@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { OpenApiSelect } from "../openapi/index.js";
 
 /** What a source argument starts with to name a live MCP server: a command line, or an http(s) URL. */
 export const MCP_PREFIX = "mcp:";
@@ -13,6 +14,8 @@ export type SourceLocation =
 export interface SourceSpec {
   readonly location: SourceLocation;
   readonly namespace: string | undefined;
+  /** `--select`: what to keep of an OpenAPI spec (docs/intake.md, "Selecting part of a spec"). */
+  readonly select?: OpenApiSelect;
 }
 
 /** Parses `[namespace=]source`; a path is made absolute, an `mcp:` command line or URL is kept as written. */

@@ -79,10 +79,11 @@ function lineDetail(line: number | undefined): Record<string, unknown> {
 }
 
 /**
- * Refuses JSON text nested deeper than the limit by scanning brackets outside
- * strings, so JSON.parse never builds a pathologically deep value.
+ * Refuses JSON text nested deeper than the limit (intake's, unless the splitter
+ * gives its own) by scanning brackets outside strings, so JSON.parse never
+ * builds a pathologically deep value.
  */
-export function assertJsonDepth(text: string): void {
+export function assertJsonDepth(text: string, limit = MAX_SPEC_DEPTH): void {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index += 1) {
@@ -95,10 +96,8 @@ export function assertJsonDepth(text: string): void {
       inString = true;
     } else if (code === 0x7b || code === 0x5b) {
       depth += 1;
-      if (depth > MAX_SPEC_DEPTH) {
-        throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels`, {
-          limit: MAX_SPEC_DEPTH,
-        });
+      if (depth > limit) {
+        throw new ForageError("too_large", `The spec nests deeper than ${limit} levels`, { limit });
       }
     } else if (code === 0x7d || code === 0x5d) {
       depth -= 1;

@@ -1,5 +1,6 @@
 import { ForageError } from "../../forage-error.js";
 import { formatPointer, refTokens, resolveTokens } from "../../json-schema/json-pointer.js";
+import { isExtensionKey } from "../extension-keys.js";
 import { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES } from "../limits.js";
 import type { OpenApiVersion } from "../types.js";
 
@@ -37,7 +38,8 @@ const ANNOTATION_SIBLINGS = new Set([
  * any dereferencing or decoding. Target sizes are memoized, so a spec whose
  * references fan out to millions of nodes is measured (and refused) in time
  * linear in its raw size. Recursion is found here too: a reference reached
- * again while its own target is being measured is a cycle.
+ * again while its own target is being measured is a cycle. Extensions (`x-*`)
+ * are documentation: neither counted nor followed.
  */
 export class RefBudget {
   readonly #memo = new Map<string, RefMeasure>();
@@ -67,12 +69,18 @@ export class RefBudget {
     return measure;
   }
 
+  /** How many nodes the subtree `node` (e.g. one operation) expands to, every `$ref` occurrence counted as a copy. */
+  expandedSize(node: unknown): number {
+    return this.#measure(node, 1).size;
+  }
+
   /** Why the subtree `node` (e.g. one operation) cannot be exposed, or undefined when its references are fine. */
   problemIn(node: unknown): string | undefined {
     return this.#measure(node, 1).problem;
   }
 
-  #measure(node: unknown, depth: number): RefMeasure {
+  /** `key` is where `node` sits in its container: it tells an extension from a name (src/openapi/extension-keys.ts). */
+  #measure(node: unknown, depth: number, key?: string | number): RefMeasure {
     if (depth > MAX_EXPANDED_DEPTH) throw tooDeep();
     if (typeof node !== "object" || node === null) return LEAF;
     const ref: unknown = (node as Record<string, unknown>).$ref;
@@ -81,8 +89,9 @@ export class RefBudget {
     let size = 1;
     let height = 0;
     let problem: string | undefined;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      const measured = this.#measure(child, depth + 1);
+    for (const [member, child] of Object.entries(node)) {
+      if (isExtensionKey(member, key)) continue;
+      const measured = this.#measure(child, depth + 1, Array.isArray(node) ? Number(member) : member);
       size += measured.size;
       height = Math.max(height, measured.height + 1);
       problem ??= measured.problem;
@@ -132,7 +141,7 @@ export class RefBudget {
     }
     this.#active.add(key);
     try {
-      const measured = this.#measure(value, depth);
+      const measured = this.#measure(value, depth, tokens.at(-1));
       this.#memo.set(key, measured);
       return measured;
     } finally {

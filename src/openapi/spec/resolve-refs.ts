@@ -5,17 +5,21 @@ import {
   type ParserOptions,
 } from "@apidevtools/json-schema-ref-parser";
 import { ForageError } from "../../forage-error.js";
+import { refTokens } from "../../json-schema/json-pointer.js";
 import type { JsonObject } from "../../json-value.js";
+import { isExtensionKey } from "../extension-keys.js";
 import { MAX_EXPANDED_DEPTH } from "../limits.js";
 import type { OpenApiVersion } from "../types.js";
 
 // Local references only: no file or HTTP resolver may run, and external
 // references are never followed (intake has already refused any). Circular
 // references stay as `$ref` objects, so the result is a finite DAG; the
-// operations that reach them were already marked unsupported.
+// operations that reach them were already marked unsupported. Extensions
+// (`x-*`) are documentation: the budget never measured them, so they are
+// never resolved either.
 const RESOLVER_OPTIONS: ParserOptions = {
   resolve: { file: false, http: false, external: false },
-  dereference: { circular: "ignore", maxDepth: MAX_EXPANDED_DEPTH + 8 },
+  dereference: { circular: "ignore", maxDepth: MAX_EXPANDED_DEPTH + 8, excludedPathMatcher: isExtensionPath },
   mutateInputSchema: true,
   continueOnError: false,
   timeoutMs: 10_000,
@@ -54,6 +58,16 @@ export function resolveLocalRefs(root: JsonObject, version: OpenApiVersion): Jso
     throw new ForageError("invalid_spec", `The spec's references could not be resolved: ${message}`);
   }
   return parser.schema as JsonObject;
+}
+
+/**
+ * The resolver asks about every object it reaches, parent before child, and skips an excluded one's
+ * whole subtree; so only the last member of the path (and the key it sits under) needs testing.
+ */
+function isExtensionPath(pathFromRoot: string): boolean {
+  const tokens = refTokens(pathFromRoot.slice(pathFromRoot.indexOf("#")));
+  if (tokens === undefined || tokens.length === 0) return false;
+  return isExtensionKey(tokens.at(-1) as string, tokens.at(-2));
 }
 
 /**
