@@ -32,6 +32,30 @@ async function json(path: string, body?: unknown): Promise<Page> {
 }
 
 describe("endpoints", () => {
+  test("GET / says what the server offers: the manifest, where to start, each endpoint", async () => {
+    const response = await fetch(at("/"));
+    expect(response.status).toBe(200);
+    const index = (await response.json()) as { manifest: string; start: string; endpoints: { path: string }[] };
+    expect(index.manifest).toBe("/.afi/manifest.json");
+    expect((await fetch(at(index.manifest))).status).toBe(200);
+    expect(await (await fetch(at(index.start))).text()).toContain("Forage catalog");
+    const paths = index.endpoints.map((endpoint) => endpoint.path.split("?")[0]);
+    expect(paths).toEqual(["/.afi/manifest.json", "/afi/stat", "/afi/list", "/afi/read", "/afi/search"]);
+  });
+
+  test("a ranked entry under /.search/<query>/ reads with follow=1; without it, the error names the target", async () => {
+    const listing = await json(`/afi/list?path=${encodeURIComponent("/.search/read a file")}`);
+    const ranked = listing.entries.find((entry) => /\/01-/.test(entry.path)) as { path: string; target?: string };
+    expect(ranked.target).toMatch(/\.d\.ts$/);
+    const read = await fetch(at(`/afi/read?path=${encodeURIComponent(ranked.path)}&follow=1`));
+    expect(read.status).toBe(200);
+    expect(read.headers.get("content-type")).toBe("application/typescript");
+    expect(await read.text()).toBe(await (await fetch(at(`/afi/read?path=${ranked.target}`))).text());
+    const refused = await fetch(at(`/afi/read?path=${encodeURIComponent(ranked.path)}`));
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toMatchObject({ code: "invalid_path", "x-target": ranked.target });
+  });
+
   test("GET /.afi/manifest.json is the manifest", async () => {
     const response = await fetch(at("/.afi/manifest.json"));
     expect(response.status).toBe(200);

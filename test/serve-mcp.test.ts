@@ -138,6 +138,21 @@ describe("the AFI tools", () => {
     expect(part.eof).toBe(false);
   });
 
+  test("afi.read reads a ranked entry under /.search/<query>/ with follow: true; AFI's read alone refuses it", async () => {
+    const listing = (await call(client, "afi.list", { path: "/.search/read a file" })).structuredContent as {
+      entries: { path: string; type: string; target?: string }[];
+    };
+    const ranked = listing.entries.find((entry) => entry.type === "symlink");
+    expect(ranked?.target).toMatch(/\.d\.ts$/);
+    const followed = await call(client, "afi.read", { path: ranked?.path, follow: true });
+    const target = await call(client, "afi.read", { path: ranked?.target });
+    expect(followed.structuredContent).toEqual(target.structuredContent);
+    expect(errorPayload(await call(client, "afi.read", { path: ranked?.path }))).toMatchObject({
+      code: "invalid_path",
+      "x-target": ranked?.target,
+    });
+  });
+
   test("afi.search pages exact matches by cursor", async () => {
     const all = (await call(client, "afi.search", { query: "string", limit: 1_000 })).structuredContent as {
       matches: unknown[];

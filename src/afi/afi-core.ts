@@ -6,6 +6,7 @@ import {
   parseContentSearchLimit,
   type SearchableFile,
   searchContent,
+  unlistedScopeFiles,
 } from "../tree/content-search.js";
 import { childPath, normalizeTreePath } from "../tree/tree-path.js";
 import type { TreeNodeInfo, VirtualTree } from "../tree/virtual-tree.js";
@@ -105,6 +106,7 @@ class TreeAfiCore implements AfiCore {
     return guard(() => {
       const normalized = normalize(path);
       const info = this.#visible(normalized);
+      if (info.kind === "symlink") throw symlinkRead(normalized, info);
       if (info.kind !== "file") throw afiError("invalid_path", `cannot read a ${info.kind}`, normalized);
       const offset = integerOption(options.offset, "offset", 0, Number.MAX_SAFE_INTEGER) ?? 0;
       const length = Math.min(
@@ -168,7 +170,7 @@ class TreeAfiCore implements AfiCore {
       .filter(({ entry }) => entry.kind === "file" && !entry.writable)
       .map(({ path }) => path)
       .sort();
-    const files = this.#files;
+    const files = unlistedScopeFiles(this.#tree, scope) ?? this.#files;
     const decoder = new TextDecoder();
     const file = (path: string): SearchableFile => {
       const text = () => decoder.decode(this.#tree.read(path));
@@ -224,6 +226,14 @@ function guard<T>(run: () => T): T {
 function normalize(path: unknown): string {
   if (typeof path !== "string") throw afiError("invalid_path", "path must be a string");
   return normalizeTreePath(path);
+}
+
+/** AFI refuses to read a symlink; the error names the target to read instead (`x-target`). */
+function symlinkRead(path: string, info: TreeNodeInfo) {
+  if (info.target === undefined) return afiError("invalid_path", "cannot read a symlink", path);
+  const target = linkTarget(path, info.target);
+  const message = `cannot read a symlink: read its target ${target} (or ask the transport to follow links)`;
+  return afiError("invalid_path", message, path, { "x-target": target });
 }
 
 /** An absolute AFI path for a symlink's target, which the tree gives relative to the link's directory. */

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { MAX_SEARCH_REQUEST_BYTES } from "../tree/afi-search-session.js";
 import { MANIFEST_PATH } from "./afi-core.js";
 import { AfiError, type AfiErrorCode, afiError, toAfiError } from "./afi-error.js";
+import { followLinks } from "./follow-links.js";
 import { RateLimit } from "./rate-limit.js";
 import type { AfiCore } from "./types.js";
 
@@ -40,12 +41,36 @@ const STATUS: Readonly<Record<AfiErrorCode, number>> = {
 };
 
 const ROUTES: Readonly<Record<string, string>> = {
+  "/": "GET",
   [MANIFEST_PATH]: "GET",
   "/afi/stat": "GET",
   "/afi/list": "GET",
   "/afi/read": "GET",
   "/afi/search": "POST",
 };
+
+/** What `GET /` answers: what the server offers, for a person or a client that arrives at the root. */
+const SERVER_INDEX = {
+  provider: "forage",
+  about: "Forage's catalog of operations as a read-only file tree, over AFI's HTTP/JSON binding",
+  manifest: MANIFEST_PATH,
+  start: "/afi/read?path=/README.md",
+  endpoints: [
+    { method: "GET", path: MANIFEST_PATH, answers: "the AFI manifest: profile, capabilities, search modes, limits" },
+    { method: "GET", path: "/afi/stat?path=P", answers: "the Entry of path P" },
+    { method: "GET", path: "/afi/list?path=P[&limit=N&cursor=C&glob=G]", answers: "a directory's Entries, paged" },
+    {
+      method: "GET",
+      path: "/afi/read?path=P[&offset=N&length=N][&follow=1]",
+      answers: "a file's bytes (a Range header works too); follow=1 reads a symlink's target, e.g. a ranked entry",
+    },
+    {
+      method: "POST",
+      path: "/afi/search",
+      answers: 'lines matching {"query": "text" or {"regex": "..."}, "opts": {"path": "/", "limit": N}}',
+    },
+  ],
+} as const;
 
 /**
  * Listens on host:port with AFI's HTTP/JSON binding (docs/afi.md, "HTTP transport"):
@@ -103,6 +128,9 @@ export function createAfiHttpHandler(
     const afi = typeof served === "function" ? served(bearerToken(request.headers.authorization)) : served;
     const query = url.searchParams;
     switch (url.pathname) {
+      case "/":
+        sendJson(response, SERVER_INDEX);
+        break;
       case MANIFEST_PATH:
         sendJson(response, afi.manifest());
         break;
@@ -155,16 +183,17 @@ function corsHeaders(response: ServerResponse, allowed: string, origin: string |
  * Content-Range when the part is less than the file, 200 for the whole.
  */
 function sendRead(afi: AfiCore, query: URLSearchParams, range: string | undefined, response: ServerResponse): void {
-  const path = query.get("path") ?? undefined;
+  const asked = query.get("path") ?? undefined;
+  const path = query.get("follow") === "1" ? followLinks(afi, asked) : asked;
   const size = afi.stat(path).size;
-  const asked = range === undefined ? undefined : parseRange(range, size);
-  if (asked === "unsatisfiable") {
+  const part = range === undefined ? undefined : parseRange(range, size);
+  if (part === "unsatisfiable") {
     response.setHeader("Content-Range", `bytes */${size}`);
     response.statusCode = 416;
     sendJsonBody(response, { code: "invalid_path", message: `the range is outside the file's ${size} bytes`, path });
     return;
   }
-  const read = afi.read(path, asked ?? { offset: integer(query, "offset"), length: integer(query, "length") });
+  const read = afi.read(path, part ?? { offset: integer(query, "offset"), length: integer(query, "length") });
   const partial = read.offset > 0 || !read.eof;
   response.setHeader("Accept-Ranges", "bytes");
   response.setHeader("Content-Type", read.content_type);

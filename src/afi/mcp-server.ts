@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Forage } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import { toAfiError } from "./afi-error.js";
+import { followLinks } from "./follow-links.js";
 import type { AfiCore } from "./types.js";
 
 /** The URI of the manifest as an MCP resource (AFI transports/mcp, "Manifest as MCP resource"). */
@@ -152,12 +153,16 @@ export function createAfiMcpServer(options: AfiMcpServerOptions): McpServer {
         path: pathField,
         offset: z.number().int().optional().describe("first byte, default 0"),
         length: z.number().int().optional().describe("most bytes, default the rest of the file (at most 4 MiB)"),
+        follow: z
+          .boolean()
+          .optional()
+          .describe("read a symlink's target (a ranked entry under /.search/<query>/); AFI's read refuses a symlink"),
       },
       outputSchema: { bytes: z.string().describe("base64"), content_type: z.string(), eof: z.boolean() },
     },
-    ({ path, ...range }) => {
+    ({ path, follow, ...range }) => {
       try {
-        const read = afi.read(path, range);
+        const read = afi.read(follow === true ? followLinks(afi, path) : path, range);
         const bytes = Buffer.from(read.bytes).toString("base64");
         const text = utf8Text(read.bytes);
         const resource = { uri: `afi://${read.path}`, mimeType: read.content_type };
