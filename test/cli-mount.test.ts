@@ -1,5 +1,5 @@
 // The forage command with real mounts: docs/cli.md, "Mount options", "Who can read a mount",
-// "Daemon mode", "Unmount" and "One mount per mountpoint". Every case runs the built CLI as
+// "Daemon mode", "Unmount", "One mount per mountpoint", "Output to a closed pipe" and "Hints after mounting". Every case runs the built CLI as
 // its own processes and reads the mount with ls and cat; none leaves a mount or a daemon behind.
 import { spawnSync } from "node:child_process";
 import { chownSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -182,6 +182,24 @@ describe.skipIf(skip !== undefined)("the foreground mount and npm start", () => 
     expect(tries[2]).toContain(".search/");
     // Each suggestion works as printed.
     for (const line of tries) expect(sh(line.replace(/^try:/, "")).status, line).toBe(0);
+  });
+
+  // docs/cli.md, "Hints after mounting": the suggestions are found in the mounted tree.
+  test.each([
+    ["subtree=computers", "local/files"],
+    ["subtree=mail", "mail-"],
+    [`bound=${join(process.cwd(), "test/fixtures/sources/bound.txt")}`, "bound-"],
+  ])("with -o %s, each suggestion names a path the mount has", async (option, label) => {
+    const mnt = mountpoint(label.replace("/", "-"));
+    const daemon = await startDaemon(["-o", option, "--example"], mnt);
+    await daemon.waitFor(/stop: .*\n/);
+    const tries = daemon
+      .output()
+      .split("\n")
+      .filter((line) => /^(try:)?\s+(ls|cat) /.test(line));
+    expect(tries).toHaveLength(3);
+    for (const line of tries) expect(sh(line.replace(/^try:/, "")).status, line).toBe(0);
+    if (option === "subtree=computers") expect(tries[0]).toMatch(/\/local\/files$/);
   });
 
   test("package.json's start script runs the example mount in the foreground", () => {

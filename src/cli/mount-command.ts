@@ -1,4 +1,4 @@
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { type MountHandle, mountTree, trace, tracing, watchStalls } from "../fuse/index.js";
 import { runInSlices } from "../slices.js";
 import { MCP_PREFIX, type SourceSpec } from "./catalog-source.js";
@@ -9,6 +9,7 @@ import { count } from "./count.js";
 import { isDaemonChild, reportReady, startDaemon } from "./daemon.js";
 import { describeFailure } from "./describe-failure.js";
 import { MOUNT_COMMAND, type MountArguments, parseMountArguments } from "./mount-arguments.js";
+import { stopLine, tryLines } from "./mount-hints.js";
 import { watchSources } from "./source-watcher.js";
 
 /** `forage mount`: serves the catalog in the foreground until unmounted, SIGINT or SIGTERM; or, with --daemon, in the background. */
@@ -22,7 +23,7 @@ export async function runMount(argv: readonly string[], io: CommandIo): Promise<
     const started = await startDaemon(argv, args.target, args.logFile, io);
     if (typeof started === "number") return started;
     io.stdout(`forage: serving in the background as pid ${started.pid}; log: ${started.logFile}\n`);
-    io.stdout(nextSteps(args, resolve(args.target), "background"));
+    io.stdout(stopLine(resolve(args.target), "background"));
     return 0;
   }
   // Held only in the process that serves, so a daemon's parent never starts the servers.
@@ -48,8 +49,10 @@ async function serve(args: MountArguments, io: CommandIo, live: LiveServers | un
   io.stdout(
     `forage: mounted ${count(revision.operationCount, "operation")} at ${handle.mountpoint} (${mode}revision ${revision.catalog.revision}, ${revision.catalog.stamp()})\n`,
   );
+  // A daemon's hints go to its log, which its parent prints; only the parent knows the pid, so it says how to stop.
+  if (args.example) io.stdout(tryLines(revision.tree, args.subtree, handle.mountpoint));
   if (isDaemonChild()) reportReady();
-  else io.stdout(nextSteps(args, handle.mountpoint, "foreground"));
+  else io.stdout(stopLine(handle.mountpoint, "foreground"));
   const stopWatching = args.watch ? watchForReloads(args, handle, revision, io, live) : undefined;
   const closed = await handle.closed;
   stopWatching?.();
@@ -61,34 +64,6 @@ async function serve(args: MountArguments, io: CommandIo, live: LiveServers | un
 function cpuMs(): string {
   const { user, system } = process.cpuUsage();
   return ((user + system) / 1000).toFixed(0);
-}
-
-/** What to try in the example mount (three lines), and how to stop any mount. */
-function nextSteps(args: MountArguments, mountpoint: string, where: "foreground" | "background"): string {
-  const at = (suffix = ""): string => shellWord(`${displayPath(mountpoint)}${suffix}`);
-  const lines = args.example
-    ? [
-        `try:   ls ${at("/computers/local/files")}`,
-        `       cat ${at("/README.md")}`,
-        `       ls ${shellWord(`${displayPath(mountpoint)}/.search/read a file/`, true)}`,
-      ]
-    : [];
-  const anywhere = `forage unmount ${at()} (or fusermount3 -u ${at()})`;
-  lines.push(where === "foreground" ? `stop:  Ctrl-C here, or from anywhere: ${anywhere}` : `stop:  ${anywhere}`);
-  return `${lines.join("\n")}\n`;
-}
-
-/** The path as the user would type it from here: relative below the working directory. */
-function displayPath(path: string): string {
-  const below = relative(process.cwd(), path);
-  return below !== "" && !below.startsWith("..") ? below : path;
-}
-
-/** `text` as one shell word: bare when safe, else quoted (double quotes when asked and possible, for readability). */
-function shellWord(text: string, preferDouble = false): string {
-  if (/^[\w./-]+$/.test(text)) return text;
-  if (preferDouble && !/["$`\\!]/.test(text)) return `"${text}"`;
-  return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** Rebuilds the revision when a source changes and swaps it in whole; a broken edit keeps the old one. */
