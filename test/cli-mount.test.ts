@@ -1,6 +1,7 @@
 // The forage command with real mounts: docs/cli.md, "Mount options", "Who can read a mount",
-// "Daemon mode", "Unmount", "One mount per mountpoint", "Output to a closed pipe" and "Hints after mounting". Every case runs the built CLI as
-// its own processes and reads the mount with ls and cat; none leaves a mount or a daemon behind.
+// "Daemon mode", "Unmount", "One mount per mountpoint", "Output to a closed pipe" and "Hints after
+// mounting". Every case runs the built CLI as its own processes and reads the mount with ls and cat;
+// none leaves a mount or a daemon behind.
 import { spawnSync } from "node:child_process";
 import { chownSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

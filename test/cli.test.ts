@@ -1,5 +1,6 @@
 // The forage command without a mount: docs/cli.md, "Help", "Mount options", "Export",
-// "Exit codes" and "Output to a closed pipe". Every case runs the built CLI (dist/cli/main.js) as its own process.
+// "Exit codes" and "Output to a closed pipe". Every case runs the built CLI (dist/cli/main.js) as its
+// own process.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
