@@ -31,7 +31,7 @@ export interface AfiMcpServerOptions {
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /** A tool's name in `style`: AFI's dotted `afi.read`, or `afi_read`. */
-export function toolName(dotted: string, style: ToolNameStyle = "dotted"): string {
+function toolName(dotted: string, style: ToolNameStyle = "dotted"): string {
   return style === "dotted" ? dotted : dotted.replace(".", "_");
 }
 
