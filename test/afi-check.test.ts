@@ -26,13 +26,24 @@ interface Run {
   readonly stderr: string;
 }
 
-/** `forage afi-check <args>` as its own process; never a synchronous spawn, since the providers below live in this one. */
+/**
+ * `forage afi-check <args>` as its own process; never a synchronous spawn, since the providers below live in
+ * this one. Unless a test sets it, the kit's --timeout is 30 s: a guard against a hung provider only, which a
+ * busy machine's slow answers (an MCP server's start above all) never reach. The process itself is killed
+ * after 110 s, a guard below vitest's 120 s per test.
+ */
 function afiCheck(args: readonly string[]): Promise<Run> {
+  const timeout = args.includes("--timeout") ? [] : ["--timeout", "30"];
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, "afi-check", ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, "afi-check", ...args, ...timeout],
+      { timeout: 110_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -283,21 +294,21 @@ describe("broken providers fail, naming the scenario", () => {
     expect(ids(run, "failed")).toEqual(expect.arrayContaining(["statlist-01", "read-08", "errors-01"]));
   });
 
-  test("a provider that never answers stat is bounded by --timeout and --deadline", async () => {
+  test("a provider that answers only its manifest is bounded by --timeout and --deadline", async () => {
     const url = await proxy(() => undefined);
-    let stats = 0;
+    let hung = 0;
     const hanging = await listen((request, response) => {
-      // Everything but stat goes to the working proxy; stat is left waiting.
-      if (request.url?.startsWith("/afi/stat")) {
-        stats += 1;
+      // The manifest goes to the working proxy; every other request is left waiting.
+      if (request.url !== "/.afi/manifest.json") {
+        hung += 1;
         return;
       }
-      response.writeHead(307, { location: new URL(request.url ?? "/", url).toString() }).end();
+      response.writeHead(307, { location: new URL(request.url, url).toString() }).end();
     });
     servers.push(hanging);
-    // The timeout is generous, so that the requests that do answer fit it on a busy machine; only the
-    // hung ones reach it. Each of those takes at least the timeout, so the deadline lets at most
-    // deadline / timeout + 1 of them start: the work is bounded whatever the clock does.
+    // Each hung request takes at least the timeout, and none starts after the deadline, so at most
+    // deadline / timeout + 1 of them are sent: the work is bounded whatever the clock does. The timeout
+    // is generous so that the manifest, the one answered request, fits it on a busy machine.
     const [timeout, deadline] = [5, 12];
     const run = await afiCheck([
       urlOf(hanging),
@@ -309,13 +320,10 @@ describe("broken providers fail, naming the scenario", () => {
     ]);
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as { results: JsonRow[]; timeouts: number };
+    expect(hung).toBeGreaterThan(0);
+    expect(hung).toBeLessThanOrEqual(deadline / timeout + 1);
+    expect(report.timeouts).toBe(hung);
     const reasons = report.results.map((row) => row.reason ?? "");
-    expect(stats).toBeGreaterThan(0);
-    expect(stats).toBeLessThanOrEqual(deadline / timeout + 1);
-    expect(report.timeouts).toBe(stats);
-    expect(reasons.filter((reason) => reason.includes(`no answer within ${timeout * 1000} ms`)).length).toBeGreaterThan(
-      0,
-    );
     expect(reasons.filter((reason) => reason.includes("deadline passed")).length).toBeGreaterThan(0);
   });
 
