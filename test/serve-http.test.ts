@@ -1,4 +1,5 @@
-// docs/afi.md, "HTTP transport": `forage serve --http` as a real process, asked by fetch and by curl.
+// docs/afi.md, "HTTP transport" and "Reading a symlink": `forage serve --http` as a real process,
+// asked by fetch and by curl.
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";

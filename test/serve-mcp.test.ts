@@ -1,4 +1,5 @@
-// docs/afi.md, "MCP transport": `forage serve --mcp` as a real process, driven by the SDK's own Client over stdio.
+// docs/afi.md, "MCP transport", "Reading a symlink" and "Tool names": `forage serve --mcp` as a real
+// process, driven by the SDK's own Client over stdio.
 
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
