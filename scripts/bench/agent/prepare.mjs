@@ -48,6 +48,7 @@ if (!existsSync(catalogDir)) {
 const catalog = readCatalog(catalogDir);
 console.log(`catalog ${catalogDir}: ${catalog.servers.size} servers, ${catalog.tools} tools`);
 const tasks = JSON.parse(readFileSync(values.tasks, "utf8")).tasks;
+console.log(`tasks ${resolve(values.tasks)}: ${tasks.length}`);
 const taskProblems = checkTasks(tasks, catalog);
 for (const problem of taskProblems) console.log(`task problem: ${problem}`);
 
@@ -168,6 +169,7 @@ async function checkMount(command, mountpoint, { servers }, taskList) {
     for (const name of missing.slice(0, 20)) console.log(`  missing: ${name}`);
     if (missing.length > 20) console.log(`  …and ${missing.length - 20} more`);
     const gone = new Set(missing);
+    let hit = 0;
     for (const task of taskList) {
       for (const need of task.needs) {
         const here = need.anyOf.filter((name) => servers.get(name.split("::")[0])?.has(name.split("::")[1]));
@@ -175,8 +177,10 @@ async function checkMount(command, mountpoint, { servers }, taskList) {
         if (left.length === 0) continue;
         const all = left.length === here.length ? "every alternative" : `${left.length} of ${here.length} alternatives`;
         console.log(`  task ${task.id}: ${all} left out of the mount: ${left.join(", ")}`);
+        hit += 1;
       }
     }
+    console.log(`check-mount: ${hit} task needs have tools left out of the mount`);
     return missing.length === 0;
   } finally {
     if (daemon.exitCode === null) {
