@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+
 // Imports the agent benchmark's tasks from a public annotated task set, MCPToolBench++
 // (github.com/mcp-tool-bench/MCPToolBenchPP, pinned commit), instead of writing tasks to fit the
 // catalog. Each of the set's tasks is a user query with its label: the MCP server and tool that
@@ -21,8 +22,8 @@
 // --from reads the set from a clone (or bare mirror) that has the pinned commit; without it, the set is
 // cloned into --cache.
 
-import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
