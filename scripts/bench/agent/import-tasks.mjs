@@ -4,7 +4,7 @@
 // (github.com/mcp-tool-bench/MCPToolBenchPP, pinned commit), instead of writing tasks to fit the
 // catalog. Each of the set's tasks is a user query with its label: the MCP server and tool that
 // answer it (`function_call_label`), and the tools/list of the servers the set offered with it
-// (`tools`, `mcp_tools_dict`). The script
+// (`tools`, `mcp_tools_dict`), and the tools it counts as equally good (`similar_tools`). The script
 //   - maps each labelled server to a server of the base catalog by name (SERVER_ALIASES where the
 //     set names the same package otherwise), and keeps a task only where every labelled tool is a
 //     tool of that server (names compared as the scorer compares them);
@@ -140,15 +140,27 @@ console.error(
 );
 
 /**
- * The need of one label as an anyOf group of `server::tool`: the labelled tool and the set's own
- * `similar_tools`, each where the catalog (or the extension) has it; undefined when the labelled tool is missing.
+ * The need of one label as an anyOf group of `server::tool`: the labelled tool and the tools the set
+ * itself lists as equally good for it (`similar_tools`, each with its own server), each where the
+ * catalog (or the extension) has it; undefined when the labelled tool is missing.
  */
 function need(task, label) {
-  const server = catalogServer(task, label.mcp_server);
-  if (server?.tools.get(segmentKey(label.name)) === undefined) return undefined;
-  const names = [label.name, ...(label.similar_tools ?? []).map((tool) => tool?.name ?? tool)];
-  const found = names.map((name) => server.tools.get(segmentKey(String(name)))).filter((tool) => tool !== undefined);
-  return { anyOf: [...new Set(found)].map((tool) => `${server.stem}::${tool}`) };
+  const labelled = catalogTool(task, label.mcp_server, label.name);
+  if (labelled === undefined) return undefined;
+  const similar = (label.similar_tools ?? []).map((tool) =>
+    typeof tool === "string"
+      ? catalogTool(task, label.mcp_server, tool)
+      : catalogTool(task, tool?.mcp_server ?? label.mcp_server, tool?.name),
+  );
+  return { anyOf: [...new Set([labelled, ...similar.filter((name) => name !== undefined)])] };
+}
+
+/** `server::tool` as the catalog spells it, for a tool the set names on one of its servers. */
+function catalogTool(task, setServer, name) {
+  if (typeof setServer !== "string" || typeof name !== "string") return undefined;
+  const server = catalogServer(task, setServer);
+  const tool = server?.tools.get(segmentKey(name));
+  return tool === undefined ? undefined : `${server.stem}::${tool}`;
 }
 
 /** The catalog server a set server stands for; a server the base lacks joins the extension from the task's schemas. */
@@ -158,9 +170,13 @@ function catalogServer(task, setServer) {
   if (known !== undefined) return { stem: alias, tools: known };
   const stem = segmentKey(setServer);
   const tools = extension.get(stem) ?? new Map();
+  // The task's `tools` are every offered server's, by name only: a name two servers share is left out.
   const offered = new Set(task.mcp_tools_dict?.[setServer] ?? []);
+  const elsewhere = new Set(
+    Object.entries(task.mcp_tools_dict ?? {}).flatMap(([other, names]) => (other === setServer ? [] : names)),
+  );
   for (const tool of task.tools ?? []) {
-    if (!offered.has(tool.name) || tools.has(tool.name)) continue;
+    if (!offered.has(tool.name) || elsewhere.has(tool.name) || tools.has(tool.name)) continue;
     tools.set(tool.name, { name: tool.name, description: tool.description, inputSchema: tool.input_schema });
   }
   if (tools.size === 0) return undefined;

@@ -75,6 +75,8 @@ script(
 console.log(`plain condition: ${plain} (${catalog.servers.size} files)`);
 console.log(`mount condition: ${mnt}, mounted by ${join(workDir, "mount.sh")}`);
 console.log(`agents' shell: ${join(workDir, "shell.sh")}, logging every call to ${callLog}`);
+// A log left from an earlier run would be scored with this one: say so, but never delete what was counted.
+if (existsSync(callLog)) console.log(`warning: ${callLog} already holds calls; move it away before the agents start`);
 
 let failed = taskProblems.length > 0;
 if (values["check-mount"]) failed = !(await checkMount(mountCommand, mnt, catalog, tasks)) || failed;
