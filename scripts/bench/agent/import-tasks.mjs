@@ -218,19 +218,33 @@ function readCatalog(dir) {
   return servers;
 }
 
+/** One file of the set at the pinned commit; a clone without that commit stops the run with a clear message. */
 function show(dir, file) {
-  return execFileSync("git", ["-C", dir, "show", `${SET.commit}:${file}`], {
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  try {
+    return execFileSync("git", ["-C", dir, "show", `${SET.commit}:${file}`], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (error) {
+    fail(`${dir} has no ${file} at ${SET.commit}: ${String(error.stderr ?? error.message).trim()}`);
+  }
 }
 
-/** A clone of the set in the cache, fetched once. */
+/** A bare clone of the set in the cache, fetched once. */
 function cloneSet(cache) {
-  const dir = join(cache, "MCPToolBenchPP");
-  if (!existsSync(dir)) {
-    mkdirSync(cache, { recursive: true });
-    execFileSync("git", ["clone", "--quiet", "--bare", SET.repo, dir], { stdio: "inherit" });
+  const dir = join(cache, "MCPToolBenchPP.git");
+  if (existsSync(dir)) return dir;
+  mkdirSync(cache, { recursive: true });
+  try {
+    execFileSync("git", ["clone", "--quiet", "--bare", SET.repo, dir], { stdio: ["ignore", "inherit", "pipe"] });
+  } catch (error) {
+    fail(`could not clone ${SET.repo} (${String(error.stderr ?? error.message).trim()}); pass --from a clone of it`);
   }
   return dir;
+}
+
+function fail(message) {
+  console.error(`import-tasks: ${message}`);
+  process.exit(1);
 }
