@@ -46,7 +46,7 @@ if (values.json) {
 
 /**
  * Each agent's logged shell calls and the bytes they printed, from agent-shell.mjs's logs. An
- * agent is its tag, `<condition>-<size>-<batch>`; a line with another tag is reported, not counted.
+ * agent is its tag, `<condition>-<size>-<batch>`, in one log; a line with another tag is reported, not counted.
  */
 function readCallLogs(files) {
   const agents = new Map();
@@ -67,8 +67,11 @@ function readCallLogs(files) {
         problems.push(`${where}: not a call of an agent tagged <condition>-<size>-<batch> with its bytes`);
         continue;
       }
-      const agent = agents.get(call.agent) ?? {
+      // A tag names one agent within one log: a repeated round, laid out in another folder, reuses tags.
+      const key = `${file}\0${call.agent}`;
+      const agent = agents.get(key) ?? {
         agent: call.agent,
+        log: file,
         condition: tag[1],
         size: tag[2],
         calls: 0,
@@ -76,7 +79,7 @@ function readCallLogs(files) {
       };
       agent.calls += 1;
       agent.bytes += call.bytes;
-      agents.set(call.agent, agent);
+      agents.set(key, agent);
     }
   }
   return { agents: [...agents.values()], problems };
