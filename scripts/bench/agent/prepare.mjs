@@ -3,12 +3,13 @@
 //   <work-dir>/plain/   a copy of the catalog's tools/list files (the plain-files condition)
 //   <work-dir>/mnt/     the mountpoint of `forage mount <catalog-dir> <work-dir>/mnt` (the mount condition)
 // and writes <work-dir>/mount.sh, <work-dir>/unmount.sh and <work-dir>/shell.sh, the shell every agent's
-// commands run through (agent-shell.mjs, logging to <work-dir>/calls.jsonl). It also checks tasks.json against the
+// commands run through (agent-shell.mjs, logging to <work-dir>/calls.jsonl). It also checks the tasks file against the
 // catalog (every need has an alternative here; no alternative names a tool a present server
 // lacks). With --check-mount it mounts once, checks that every server is a namespace with one
 // operation file per tool, and unmounts.
 //
-// Usage: node scripts/bench/agent/prepare.mjs <catalog-dir> <work-dir> [--tasks FILE] [--check-mount]
+// Usage: node scripts/bench/agent/prepare.mjs <catalog-dir> <work-dir> --tasks FILE [--check-mount]
+// (--tasks is required: the benchmark's tasks are import-tasks.mjs's, written outside the repository.)
 
 import { spawn } from "node:child_process";
 import {
@@ -33,10 +34,10 @@ const MOUNT_WAIT_MS = 120_000;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { tasks: { type: "string", default: join(here, "tasks.json") }, "check-mount": { type: "boolean" } },
+  options: { tasks: { type: "string" }, "check-mount": { type: "boolean" } },
 });
-if (positionals.length !== 2) {
-  console.error("usage: prepare.mjs <catalog-dir> <work-dir> [--tasks FILE] [--check-mount]");
+if (positionals.length !== 2 || values.tasks === undefined) {
+  console.error("usage: prepare.mjs <catalog-dir> <work-dir> --tasks FILE [--check-mount]");
   process.exit(2);
 }
 const [catalogDir, workDir] = positionals.map((path) => resolve(path));

@@ -4,21 +4,24 @@
 // harness must run its commands with (prepare.mjs's shell.sh and this agent's tag).
 // run-sheet.mjs prints every agent's of a run at once.
 //
-// Usage: node scripts/bench/agent/prompt.mjs <plain|mount> <500|5000|20000> <batch> <catalog-location> <answers-file> [--tasks FILE]
+// Usage: node scripts/bench/agent/prompt.mjs <plain|mount> <500|5000|20000> <batch> <catalog-location> <answers-file> --tasks FILE
 
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { agentPrompt, batchTasks, CONDITIONS, SIZES } from "./agent-prompt.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { tasks: { type: "string", default: join(dirname(fileURLToPath(import.meta.url)), "tasks.json") } },
+  options: { tasks: { type: "string" } },
 });
 const [condition, size, batch, catalog, answers] = positionals;
-if (positionals.length !== 5 || !CONDITIONS.includes(condition) || !SIZES.includes(size)) {
+if (
+  positionals.length !== 5 ||
+  values.tasks === undefined ||
+  !CONDITIONS.includes(condition) ||
+  !SIZES.includes(size)
+) {
   console.error(
-    "usage: prompt.mjs <plain|mount> <500|5000|20000> <batch> <catalog-location> <answers-file> [--tasks FILE]",
+    "usage: prompt.mjs <plain|mount> <500|5000|20000> <batch> <catalog-location> <answers-file> --tasks FILE",
   );
   process.exit(2);
 }
