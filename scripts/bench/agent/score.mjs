@@ -46,7 +46,7 @@ if (values.json) {
 
 /**
  * Each agent's logged shell calls and the bytes they printed, from agent-shell.mjs's logs. An
- * agent is its tag, `<condition>-<size>-<batch>`; a line with another tag is reported, not counted.
+ * agent is its tag, `<condition>-<size>-<batch>`, in one log; a line with another tag is reported, not counted.
  */
 function readCallLogs(files) {
   const agents = new Map();
@@ -67,8 +67,11 @@ function readCallLogs(files) {
         problems.push(`${where}: not a call of an agent tagged <condition>-<size>-<batch> with its bytes`);
         continue;
       }
-      const agent = agents.get(call.agent) ?? {
+      // A tag names one agent within one log: a repeated round, laid out in another folder, reuses tags.
+      const key = `${file}\0${call.agent}`;
+      const agent = agents.get(key) ?? {
         agent: call.agent,
+        log: file,
         condition: tag[1],
         size: tag[2],
         calls: 0,
@@ -76,7 +79,7 @@ function readCallLogs(files) {
       };
       agent.calls += 1;
       agent.bytes += call.bytes;
-      agents.set(call.agent, agent);
+      agents.set(key, agent);
     }
   }
   return { agents: [...agents.values()], problems };
@@ -189,19 +192,37 @@ function targets(rows) {
   });
 }
 
+/**
+ * The issue-19 target from the shell logs, judged on the per-agent mean and on the per-agent median alike
+ * (a target met by one but not the other is not met): bytes ≤ BYTES_TARGET× plain, calls ≤ plain, recall ≥ plain.
+ */
 function loggedTarget(size, plain, mount) {
-  const bytesRatio = mount.bytesMean / plain.bytesMean;
-  const met =
-    bytesRatio <= BYTES_TARGET && mount.loggedCallsMean <= plain.loggedCallsMean && mount.recall >= plain.recall;
+  const ratios = {
+    bytesMean: mount.bytesMean / plain.bytesMean,
+    bytesMedian: mount.bytesMedian / plain.bytesMedian,
+    callsMean: mount.loggedCallsMean / plain.loggedCallsMean,
+    callsMedian: mount.loggedCallsMedian / plain.loggedCallsMedian,
+  };
+  const checks = {
+    bytes: ratios.bytesMean <= BYTES_TARGET && ratios.bytesMedian <= BYTES_TARGET,
+    calls: ratios.callsMean <= 1 && ratios.callsMedian <= 1,
+    recall: mount.recall >= plain.recall,
+  };
+  const met = checks.bytes && checks.calls && checks.recall;
+  const verdict = (ok) => (ok ? "met" : "NOT met");
   const figures = [
-    `bytes per agent ${kib(mount.bytesMean)} vs ${kib(plain.bytesMean)} (${bytesRatio.toFixed(2)}×, target ≤ ${BYTES_TARGET}×)`,
-    `calls per agent ${mount.loggedCallsMean.toFixed(1)} vs ${plain.loggedCallsMean.toFixed(1)}`,
-    `recall ${pct(mount.recall)} vs ${pct(plain.recall)}`,
+    `bytes per agent median ${kib(mount.bytesMedian)} vs ${kib(plain.bytesMedian)} (${ratios.bytesMedian.toFixed(2)}×), ` +
+      `mean ${kib(mount.bytesMean)} vs ${kib(plain.bytesMean)} (${ratios.bytesMean.toFixed(2)}×), target ≤ ${BYTES_TARGET}×: ${verdict(checks.bytes)}`,
+    `calls per agent median ${mount.loggedCallsMedian} vs ${plain.loggedCallsMedian} (${ratios.callsMedian.toFixed(2)}×), ` +
+      `mean ${mount.loggedCallsMean.toFixed(1)} vs ${plain.loggedCallsMean.toFixed(1)} (${ratios.callsMean.toFixed(2)}×), target ≤ 1×: ${verdict(checks.calls)}`,
+    `recall ${pct(mount.recall)} vs ${pct(plain.recall)}, target ≥: ${verdict(checks.recall)}`,
   ];
   return {
     size,
     met,
-    line: `size ${size}: mount vs plain (shell logs): ${figures.join(", ")}: target ${met ? "met" : "NOT met"}`,
+    ratios,
+    checks,
+    line: `size ${size}: mount vs plain (shell logs): ${figures.join("; ")}: target ${verdict(met)}`,
   };
 }
 
