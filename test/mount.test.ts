@@ -189,7 +189,7 @@ describe.skipIf(skip !== undefined)("forage mount --example", () => {
     // docs/mount.md, "The README" and "Search": what the first calls cost stays small through the mount too.
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(2 * 1024);
     const digest = sh(`cat ${quote(join(mnt, ".search/send email/@index.txt"))}`).stdout;
-    expect(Buffer.byteLength(digest)).toBeLessThanOrEqual(2 * 1024);
+    expect(Buffer.byteLength(digest)).toBeLessThanOrEqual(1024);
     expect(out.stdout.startsWith(digest)).toBe(true);
   });
 

@@ -9,17 +9,18 @@ import { UNVALIDATED_MARK, type UnvalidatedSubject, unvalidatedSample } from "./
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;
 /**
- * How many ranked operations a query directory's index shows, then how many left-out ones: a
- * digest that several queries' worth fits one read, where the directory and results.json hold
- * all SEARCH_DIRECTORY_LIMIT. The left-out few show the operation a task needs when only an
- * undescribed one does it.
+ * How many operations a query directory's index shows (ranked and not-validated ones in turn), then
+ * how many left-out ones: a digest small enough that an agent reads one per need, several needs in
+ * one call, for less than the tool names of a plain folder cost it; the directory and results.json
+ * hold all SEARCH_DIRECTORY_LIMIT. The left-out few show the operation a task needs when only an
+ * undescribed one does it. Five was measured with shell-only agents (BENCHMARKS.md, "Agents").
  */
-export const SEARCH_INDEX_RANKED = 10;
-export const SEARCH_INDEX_LEFT_OUT = 3;
-/** How many not-validated operations a query directory shows (index, entries and results.json): ranked apart, as operations. */
+export const SEARCH_INDEX_RANKED = 5;
+export const SEARCH_INDEX_LEFT_OUT = 2;
+/** How many not-validated operations a query directory shows (entries and results.json): ranked apart, as operations. */
 export const SEARCH_UNVALIDATED = 10;
 /** Most bytes of a query's digest, header included (docs/mount.md, "Search"). */
-export const SEARCH_DIGEST_BYTES = 2 * 1024;
+export const SEARCH_DIGEST_BYTES = 1024;
 /** Most characters of the query as the digest's header quotes it. */
 const QUOTED_QUERY_LENGTH = 80;
 
@@ -100,14 +101,14 @@ function queryIndexPages(
         .slice(0, SEARCH_INDEX_RANKED)
         .map((summary): IndexEntry => ({ kind: "operation", summary, inputs: operationInputs(forage, summary.path) })),
       unvalidated.map((subject): IndexEntry => ({ kind: "unvalidated", ...subject })),
-    ),
+    ).slice(0, SEARCH_INDEX_RANKED),
     ...unsupported.map((match): IndexEntry => ({ kind: "unsupported", ...match })),
   ];
   const lines = entries.map((entry) =>
     indexLine(entry, entry.kind === "unsupported" ? { ...DIGEST_LINE, limit: DIGEST_UNSUPPORTED_LENGTH } : DIGEST_LINE),
   );
   // The longest header this query could have: the one finally written is never longer.
-  const most = { ranked: SEARCH_INDEX_RANKED, unvalidated: SEARCH_UNVALIDATED, leftOut: SEARCH_INDEX_LEFT_OUT };
+  const most = { ranked: SEARCH_INDEX_RANKED, unvalidated: SEARCH_INDEX_RANKED, leftOut: SEARCH_INDEX_LEFT_OUT };
   const longest = digestHeader(query, Number.MAX_SAFE_INTEGER, most);
   const room = SEARCH_DIGEST_BYTES - Buffer.byteLength(longest) - 1;
   let shown = 0;
