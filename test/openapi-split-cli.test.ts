@@ -68,17 +68,6 @@ describe("forage export of a split spec", () => {
     expect(empty.stderr).toContain(`source ${spec}: The selection keeps none of the spec's operations`);
   });
 
-  test("a source file over the splitter's 64 MiB is refused by its size, before it is read", () => {
-    const big = join(directory(), "big.json");
-    writeFileSync(big, "");
-    truncateSync(big, MAX_SPLIT_BYTES + 1); // sparse: the test writes no 64 MiB
-    const result = sh(`${cli} export '${big}' '${join(directory(), "tree")}'`);
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain(
-      `source ${big} is ${MAX_SPLIT_BYTES + 1} bytes; the largest source Forage reads is`,
-    );
-  });
-
   test("GitHub's REST spec, two tags selected: ls shows their namespaces", () => {
     const github = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json");
     const out = join(directory(), "tree");

@@ -212,7 +212,9 @@ describe("/.search/<query>/", () => {
   test("a query directory's @index.txt shows the best five at most, one index line each, in rank order", () => {
     const expected = catalog.search("send an email", { limit: 5 }).results;
     const lines = text(tree, "/.search/send an email/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^# @index\.txt: search results for "send an email", best first: \d+ ranked operations/);
+    expect(lines[0]).toMatch(
+      /^# @index\.txt: search results for "send an email", best first: 5 of \d+ ranked operations/,
+    );
     expect(lines.slice(1).map((line) => line.slice(0, line.indexOf("(")))).toEqual(
       expected.map((result) => result.path),
     );

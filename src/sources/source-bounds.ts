@@ -4,8 +4,13 @@
  * (OpenAPI intake and MCP intake 2 MiB, a catalog file 2 MiB).
  */
 
-/** Largest source file read at all, in bytes (stat before read): room for the largest real specs. */
-export const MAX_SOURCE_FILE_BYTES = 64 * 1_024 * 1_024;
+import { MAX_SPLIT_BYTES } from "../openapi/split/split-limits.js";
+
+/**
+ * Largest source file read at all, in bytes (stat before read): the largest spec the splitter takes
+ * (docs/intake.md, "Splitting a large spec"), room for the largest real specs.
+ */
+export const MAX_SOURCE_FILE_BYTES = MAX_SPLIT_BYTES;
 
 /** Largest YAML source parsed, in bytes: YAML costs many times JSON's time and memory per byte. */
 export const MAX_YAML_SOURCE_BYTES = 16 * 1_024 * 1_024;
