@@ -5,6 +5,7 @@
 // "What a source is" (an unrecognized source lists every kind, a missing one says so), "Bounds of
 // the sources layer" (a file's size is taken before it is read), "Waiting for a server, and the
 // deadline", "No child outlives forage" and "Watching" (a config file reloads).
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs spell ${env:…} and ${input:…} as clients write them.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";

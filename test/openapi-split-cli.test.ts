@@ -1,11 +1,11 @@
 // docs/intake.md, "Splitting a large spec", "The splitter's bounds" and "Selecting part of a spec":
 // forage export of a spec beyond intake's bounds shows one namespace per tag, each part's @source.txt
-// says which part it is, --select keeps only the named tags or matching paths, and an oversized file is never read.
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+// says which part it is, and --select keeps only the named tags or matching paths. (That an oversized
+// file is never read is the sources layer's bound: test/mcp-config-sources.test.ts.)
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { MAX_SPLIT_BYTES } from "../src/openapi/index.js";
 import { sh } from "./helpers/mount-daemon.js";
 
 const cli = `'${process.execPath}' '${join(process.cwd(), "dist/cli/main.js")}'`;
