@@ -1,4 +1,5 @@
 import { SearchIndex } from "../search/search-index.js";
+import { type Steps, StepsOnce } from "../slices.js";
 import type { LeftOutOperation, SourceInfo } from "./source-info.js";
 
 /** A left-out operation that matched a query, with the namespace of its source. */
@@ -16,20 +17,27 @@ export interface LeftOutMatch {
  */
 export class LeftOutSearch {
   readonly #entries: readonly LeftOutMatch[];
-  #index: SearchIndex | undefined;
+  /** Built on the first query, or beforehand between a mount's requests (preparationSteps). */
+  readonly #index: StepsOnce<SearchIndex>;
 
   constructor(sources: readonly SourceInfo[]) {
-    this.#entries = sources.flatMap(({ namespace, unsupported }) =>
+    const entries = sources.flatMap(({ namespace, unsupported }) =>
       unsupported.map((operation) => ({ namespace, operation })),
     );
+    this.#entries = entries;
+    this.#index = new StepsOnce(() => SearchIndex.buildSteps(entries.map(searchDocument)));
   }
 
-  /** The best `limit` left-out operations for a query, best first; the index is built on the first query. */
+  /** Builds the index as steps; nothing once built. */
+  preparationSteps(): Steps<SearchIndex> {
+    return this.#index.steps();
+  }
+
+  /** The best `limit` left-out operations for a query, best first; the index is built now unless it was before. */
   matches(query: string, limit: number): LeftOutMatch[] {
     if (this.#entries.length === 0 || limit <= 0) return [];
-    this.#index ??= SearchIndex.build(this.#entries.map(searchDocument));
     const found: LeftOutMatch[] = [];
-    this.#index.rank(
+    this.#index.value().rank(
       query,
       () => true,
       ({ doc }) => {
