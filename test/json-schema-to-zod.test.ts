@@ -558,3 +558,46 @@ describe("projection through Standard JSON Schema", () => {
     });
   });
 });
+
+// src/json-schema/README.md, "Shared validators".
+describe("shared validators", () => {
+  const schema = () => ({
+    type: "object",
+    properties: { name: { type: "string", maxLength: 5 }, count: { type: "integer", minimum: 0 } },
+    required: ["name"],
+  });
+  const projection = (validator: z.ZodType) => z.toJSONSchema(validator, { io: "input" });
+
+  test("the same text under the same options is the same validator, which projects as a fresh one would", () => {
+    const first = jsonSchemaToZod(schema());
+    const second = jsonSchemaToZod(JSON.parse(JSON.stringify(schema())));
+    expect(second).toBe(first);
+    expect(projection(second)).toEqual(projection(first));
+    expect(second.safeParse({ name: "toolong" }).success).toBe(false);
+    expect(second.safeParse({ name: "ok", count: 1 }).success).toBe(true);
+  });
+
+  test("another key order, or other options, is another validator with its own projection", () => {
+    const { properties, ...rest } = schema();
+    const reordered = { ...rest, properties: { count: properties.count, name: properties.name } };
+    const first = jsonSchemaToZod(schema());
+    const other = jsonSchemaToZod(reordered);
+    expect(other).not.toBe(first);
+    expect(Object.keys(projection(other).properties ?? {})).toEqual(["count", "name"]);
+    expect(jsonSchemaToZod(schema(), { dialect: "draft-07" })).not.toBe(first);
+  });
+
+  test("a refused schema is refused again, each time with its own error", () => {
+    const refused = { type: "string", pattern: "^a" };
+    const errors = [0, 1].map(() => {
+      try {
+        jsonSchemaToZod(refused);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    });
+    expect(errors.every((error) => isForageError(error, "unsupported"))).toBe(true);
+    expect(errors[0]).not.toBe(errors[1]);
+  });
+});
