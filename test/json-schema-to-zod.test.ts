@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { isForageError } from "../src/forage-error.js";
+import { type ForageError, isForageError } from "../src/forage-error.js";
 import { type JsonSchemaDialect, jsonSchemaToZod } from "../src/json-schema/index.js";
 
 const SUITE = join(import.meta.dirname, "fixtures/json-schema-test-suite/tests");
@@ -587,8 +587,8 @@ describe("shared validators", () => {
     expect(jsonSchemaToZod(schema(), { dialect: "draft-07" })).not.toBe(first);
   });
 
-  test("a refused schema is refused again, each time with its own error", () => {
-    const refused = { type: "string", pattern: "^a" };
+  test("a refused schema is refused again the same way, each time with its own error", () => {
+    const refused = { type: "object", properties: { code: { type: "string", pattern: "^a" } } };
     const errors = [0, 1].map(() => {
       try {
         jsonSchemaToZod(refused);
@@ -599,5 +599,11 @@ describe("shared validators", () => {
     });
     expect(errors.every((error) => isForageError(error, "unsupported"))).toBe(true);
     expect(errors[0]).not.toBe(errors[1]);
+    const [first, second] = errors as [ForageError, ForageError];
+    expect({ message: second.message, details: second.details }).toEqual({
+      message: first.message,
+      details: first.details,
+    });
+    expect(first.details).toMatchObject({ keyword: "pattern", pointer: "/properties/code/pattern" });
   });
 });
