@@ -47,3 +47,50 @@ export function runInSlices<T>(work: Steps<T>, cancelled: () => boolean = () => 
     setImmediate(slice);
   });
 }
+
+/**
+ * Work done once, by whoever asks first: `steps()` runs it between a server's requests, and
+ * `value()` finishes it now for a caller that cannot wait. Every generator `steps()` gives
+ * drives the same work, so a request that arrives halfway finishes what the slices began and
+ * the slices then find it done: nothing is built twice and no caller sees it half-built.
+ */
+export class StepsOnce<T> {
+  readonly #make: () => Steps<T>;
+  #work: Steps<T> | undefined;
+  #done = false;
+  #value: T | undefined;
+
+  constructor(make: () => Steps<T>) {
+    this.#make = make;
+  }
+
+  /** Whether the work has finished. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** The result, finishing the work now if it has not finished. */
+  value(): T {
+    return runToEnd(this.steps());
+  }
+
+  /** The work as steps, resumed where it stands; returns its result. */
+  *steps(): Steps<T> {
+    while (!this.#done) {
+      this.#work ??= this.#make();
+      let step: IteratorResult<void, T>;
+      try {
+        step = this.#work.next();
+      } catch (error) {
+        this.#work = undefined; // a failed run starts over when next asked
+        throw error;
+      }
+      if (step.done) {
+        this.#value = step.value;
+        this.#done = true;
+        this.#work = undefined;
+      } else yield;
+    }
+    return this.#value as T;
+  }
+}

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { isForageError } from "../src/forage-error.js";
+import { type ForageError, isForageError } from "../src/forage-error.js";
 import { type JsonSchemaDialect, jsonSchemaToZod } from "../src/json-schema/index.js";
 
 const SUITE = join(import.meta.dirname, "fixtures/json-schema-test-suite/tests");
@@ -559,5 +559,54 @@ describe("projection through Standard JSON Schema", () => {
     expect(standard.jsonSchema.input({ target: "draft-07" })).toMatchObject({
       properties: { query: { maxLength: 200 } },
     });
+  });
+});
+
+// src/json-schema/README.md, "Shared validators".
+describe("shared validators", () => {
+  const schema = () => ({
+    type: "object",
+    properties: { name: { type: "string", maxLength: 5 }, count: { type: "integer", minimum: 0 } },
+    required: ["name"],
+  });
+  const projection = (validator: z.ZodType) => z.toJSONSchema(validator, { io: "input" });
+
+  test("the same text under the same options is the same validator, which projects as a fresh one would", () => {
+    const first = jsonSchemaToZod(schema());
+    const second = jsonSchemaToZod(JSON.parse(JSON.stringify(schema())));
+    expect(second).toBe(first);
+    expect(projection(second)).toEqual(projection(first));
+    expect(second.safeParse({ name: "toolong" }).success).toBe(false);
+    expect(second.safeParse({ name: "ok", count: 1 }).success).toBe(true);
+  });
+
+  test("another key order, or other options, is another validator with its own projection", () => {
+    const { properties, ...rest } = schema();
+    const reordered = { ...rest, properties: { count: properties.count, name: properties.name } };
+    const first = jsonSchemaToZod(schema());
+    const other = jsonSchemaToZod(reordered);
+    expect(other).not.toBe(first);
+    expect(Object.keys(projection(other).properties ?? {})).toEqual(["count", "name"]);
+    expect(jsonSchemaToZod(schema(), { dialect: "draft-07" })).not.toBe(first);
+  });
+
+  test("a refused schema is refused again the same way, each time with its own error", () => {
+    const refused = { type: "object", properties: { code: { type: "string", pattern: "^a" } } };
+    const errors = [0, 1].map(() => {
+      try {
+        jsonSchemaToZod(refused);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    });
+    expect(errors.every((error) => isForageError(error, "unsupported"))).toBe(true);
+    expect(errors[0]).not.toBe(errors[1]);
+    const [first, second] = errors as [ForageError, ForageError];
+    expect({ message: second.message, details: second.details }).toEqual({
+      message: first.message,
+      details: first.details,
+    });
+    expect(first.details).toMatchObject({ keyword: "pattern", pointer: "/properties/code/pattern" });
   });
 });

@@ -1,8 +1,8 @@
 import { operationTypescript } from "../describe/declaration-text.js";
 import { SearchIndex } from "../search/search-index.js";
-import type { Steps } from "../slices.js";
+import { type Steps, StepsOnce } from "../slices.js";
 import { sha256Hex } from "./canonical-json.js";
-import { metadataTexts, type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
+import { metadataTextMaker, metadataTexts, type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
 import type { OperationDescription } from "./types.js";
 
 /** Everything a catalog prepares at creation; views read it and never change it. */
@@ -11,10 +11,13 @@ export interface CatalogCore {
   readonly operations: readonly PreparedOperation[];
   readonly stamp: string;
   readonly byPath: ReadonlyMap<string, number>;
-  /** Built on first use (so are the two below): the same whenever it is built, as the operations never change. */
-  readonly index: SearchIndex;
+  /**
+   * Built on first use, or beforehand in steps (CatalogView.searchSteps), as is the one below: the same
+   * whenever it is built, as the operations never change.
+   */
+  readonly index: StepsOnce<SearchIndex>;
   /** Per document, the documents equivalent to it (same metadata text, itself included), in list order. */
-  readonly equivalents: readonly (readonly number[])[];
+  readonly equivalents: StepsOnce<readonly (readonly number[])[]>;
   /** Per document, a digest of its path and metadata: a narrowed view's stamp digests the visible ones. */
   readonly digests: readonly string[];
 }
@@ -29,9 +32,9 @@ const INDEXED_PER_STEP = 256;
  * The core of sorted operations, as steps (src/slices.ts) that yield after every INDEXED_PER_STEP
  * operations they index by path: a reload that makes a large catalog between a mount's requests never holds the
  * event loop for the whole map. The search index, the equivalence groups and the
- * digests are made on first use, from the operations alone, so they are the same
- * whenever they are made: a catalog that is only listed and described (a mount
- * until someone searches) never pays for them.
+ * digests are made on first use, or the first two in steps beforehand (a mount builds
+ * them between its requests once it serves), from the operations alone, so they are the
+ * same whenever they are made: a catalog that is only listed and described never pays for them.
  */
 export function* catalogCoreSteps(operations: readonly PreparedOperation[], stamp: string): Steps<CatalogCore> {
   const byPath = new Map<string, number>();
@@ -39,21 +42,13 @@ export function* catalogCoreSteps(operations: readonly PreparedOperation[], stam
     byPath.set(operation.path, doc);
     if (doc % INDEXED_PER_STEP === INDEXED_PER_STEP - 1) yield;
   }
-  let index: SearchIndex | undefined;
-  let equivalents: readonly (readonly number[])[] | undefined;
   let digests: readonly string[] | undefined;
   return {
     operations,
     stamp,
     byPath,
-    get index() {
-      index ??= SearchIndex.build(operations.map(searchDocumentOf));
-      return index;
-    },
-    get equivalents() {
-      equivalents ??= equivalenceGroups(metadataTexts(operations));
-      return equivalents;
-    },
+    index: new StepsOnce(() => searchIndexSteps(operations)),
+    equivalents: new StepsOnce(() => equivalenceGroupsSteps(operations)),
     get digests() {
       digests ??= metadataTexts(operations).map((text, doc) =>
         sha256Hex(`${(operations[doc] as PreparedOperation).path}\u0000${text}`),
@@ -63,15 +58,33 @@ export function* catalogCoreSteps(operations: readonly PreparedOperation[], stam
   };
 }
 
-/** Per document, the documents whose metadata text equals its own (itself included), in list order. */
-function equivalenceGroups(metadata: readonly string[]): number[][] {
+/** Operations read per step while search's structures are built: too little work each to yield after every one. */
+const SEARCH_PREPARED_PER_STEP = 128;
+
+/** The search index of `operations`, as steps. */
+export function* searchIndexSteps(operations: readonly PreparedOperation[]): Steps<SearchIndex> {
+  const documents = [];
+  for (const operation of operations) {
+    documents.push(searchDocumentOf(operation));
+    if (documents.length % SEARCH_PREPARED_PER_STEP === 0) yield;
+  }
+  return yield* SearchIndex.buildSteps(documents);
+}
+
+/** Per document, the documents whose metadata text equals its own (itself included), in list order; as steps. */
+function* equivalenceGroupsSteps(operations: readonly PreparedOperation[]): Steps<number[][]> {
   const groups = new Map<string, number[]>();
-  return metadata.map((key, doc) => {
+  const textOf = metadataTextMaker();
+  const byDoc: number[][] = [];
+  for (const [doc, operation] of operations.entries()) {
+    const key = textOf(operation);
     let group = groups.get(key);
     if (group === undefined) groups.set(key, (group = []));
     group.push(doc);
-    return group;
-  });
+    byDoc.push(group);
+    if (doc % SEARCH_PREPARED_PER_STEP === SEARCH_PREPARED_PER_STEP - 1) yield;
+  }
+  return byDoc;
 }
 
 /**

@@ -3,9 +3,10 @@ import { declareEnv } from "../describe/env-declaration.js";
 import { declareAliases, declareOperation } from "../describe/operation-declaration.js";
 import { ForageError } from "../forage-error.js";
 import { lowerBound } from "../lower-bound.js";
-import { SearchIndex } from "../search/search-index.js";
+import type { SearchIndex } from "../search/search-index.js";
+import { type Steps, StepsOnce } from "../slices.js";
 import { sha256Hex } from "./canonical-json.js";
-import { type CatalogCore, describeOperation } from "./catalog-core.js";
+import { type CatalogCore, describeOperation, searchIndexSteps } from "./catalog-core.js";
 import {
   DEFAULT_LIST_LIMIT,
   DEFAULT_SEARCH_LIMIT,
@@ -17,7 +18,7 @@ import {
 } from "./limits.js";
 import { cursorScope, decodeCursor, encodeCursor } from "./list-cursor.js";
 import { isUnderNamespace } from "./operation-path.js";
-import { type PreparedOperation, searchDocumentOf } from "./prepared-operation.js";
+import type { PreparedOperation } from "./prepared-operation.js";
 import type {
   DescribeOptions,
   Description,
@@ -45,8 +46,8 @@ export class CatalogView implements Forage {
    * would let unbound operations change what a guest sees.
    */
   readonly #stamp: string;
-  /** Built on the first search (docs/catalog.md, "Operations and catalogs"): most catalogs served are listed and read far more than searched. */
-  #index: SearchIndex | undefined;
+  /** Built on the first search, or beforehand in steps (docs/catalog.md, "Operations and catalogs"). */
+  readonly #index: StepsOnce<SearchIndex>;
   readonly #whole: boolean;
 
   readonly #core: CatalogCore;
@@ -62,15 +63,20 @@ export class CatalogView implements Forage {
     this.#stamp =
       bindingKey === "all" ? core.stamp : `sha256:${sha256Hex(visible.map((doc) => core.digests[doc]).join("\n"))}`;
     this.#whole = whole;
+    this.#index = whole
+      ? core.index
+      : new StepsOnce(() => searchIndexSteps(visible.map((doc) => core.operations[doc] as PreparedOperation)));
   }
 
-  /** The whole catalog's index, or one of the visible operations only, built once. */
-  #searchIndex(): SearchIndex {
-    const core = this.#core;
-    this.#index ??= this.#whole
-      ? core.index
-      : SearchIndex.build(this.#visible.map((doc) => searchDocumentOf(core.operations[doc] as PreparedOperation)));
-    return this.#index;
+  /** What this view's search needs (the equivalence groups, its index), built as steps; nothing once built. */
+  *searchSteps(): Steps<void> {
+    yield* this.#core.equivalents.steps();
+    yield* this.#index.steps();
+  }
+
+  /** Whether searchSteps has nothing left to do. */
+  get searchReady(): boolean {
+    return this.#core.equivalents.done && this.#index.done;
   }
 
   /** One page of operations in list order. */
@@ -110,13 +116,14 @@ export class CatalogView implements Forage {
     const docOf = this.#whole
       ? (position: number) => position
       : (position: number) => this.#visible[position] as number;
-    this.#searchIndex().rank(
+    const equivalents = this.#core.equivalents.value();
+    this.#index.value().rank(
       query,
       (position) => accept(docOf(position)),
       (ranked) => {
         const match = docOf(ranked.doc);
         if (merged.has(match)) return true;
-        const group = (this.#core.equivalents[match] ?? []).filter((doc) => doc !== match && accept(doc));
+        const group = (equivalents[match] ?? []).filter((doc) => doc !== match && accept(doc));
         for (const peer of group) merged.add(peer);
         const summary = this.#operation(match).summary;
         results.push(
@@ -204,14 +211,41 @@ export class CatalogView implements Forage {
   }
 }
 
+/** The view behind each public surface made here (a catalog's or createForage's), for searchPreparation. */
+const views = new WeakMap<object, CatalogView>();
+
 /** The frozen public surface of a view. */
 export function forageOf(view: CatalogView): Forage {
-  return Object.freeze({
-    list: view.list.bind(view),
-    search: view.search.bind(view),
-    describe: view.describe.bind(view),
-  });
+  return registerView(
+    Object.freeze({
+      list: view.list.bind(view),
+      search: view.search.bind(view),
+      describe: view.describe.bind(view),
+    }),
+    view,
+  );
 }
+
+/** Records that `surface` answers through `view`; returns `surface`. */
+export function registerView<T extends object>(surface: T, view: CatalogView): T {
+  views.set(surface, view);
+  return surface;
+}
+
+/**
+ * What the first search of `forage` would build (docs/catalog.md, "Operations and catalogs"),
+ * as steps a server runs between its requests once it serves, with `ready` telling whether
+ * it is built. A search that comes first builds what is left of it at once, so answers never
+ * depend on it. A Forage made elsewhere has nothing to prepare.
+ */
+export function searchPreparation(forage: Forage): { readonly steps: Steps<void>; readonly ready: () => boolean } {
+  const view = views.get(forage);
+  if (view === undefined) return { steps: noSteps(), ready: () => true };
+  return { steps: view.searchSteps(), ready: () => view.searchReady };
+}
+
+/** Nothing to do, as steps. */
+function* noSteps(): Steps<void> {}
 
 function checkedLimit(limit: unknown, fallback: number, max: number): number {
   if (limit === undefined) return fallback;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { ForageError } from "../forage-error.js";
 import { runToEnd, type Steps } from "../slices.js";
 import { type CatalogCore, catalogCoreSteps } from "./catalog-core.js";
-import { CatalogView, forageOf } from "./catalog-view.js";
+import { CatalogView, forageOf, registerView } from "./catalog-view.js";
 import { MAX_CATALOG_METADATA, MAX_OPERATIONS } from "./limits.js";
 import { compareCodeUnits } from "./operation-path.js";
 import { type PreparedEntry, prepareOperation } from "./prepared-operation.js";
@@ -47,14 +47,18 @@ export function* createCatalogSteps(definition: CatalogDefinition): Steps<Catalo
   const operations = entries.map((entry) => entry.operation);
   const stamp = yield* stampOf(entries);
   const core = yield* catalogCoreSteps(operations, stamp);
-  const view = forageOf(
-    new CatalogView(
-      core,
-      operations.map((_operation, doc) => doc),
-      "all",
-    ),
+  const view = new CatalogView(
+    core,
+    operations.map((_operation, doc) => doc),
+    "all",
   );
-  const catalog: Catalog = Object.freeze({ ...view, revision, size: operations.length, stamp: () => core.stamp });
+  const catalog: Catalog = Object.freeze({
+    ...forageOf(view),
+    revision,
+    size: operations.length,
+    stamp: () => core.stamp,
+  });
+  registerView(catalog, view);
   cores.set(catalog, core);
   return catalog;
 }

@@ -136,21 +136,25 @@ function metadataText(
  * (search's equivalence groups, narrowed views' stamps), so creation need not keep them.
  */
 export function metadataTexts(operations: readonly PreparedOperation[]): string[] {
+  return operations.map(metadataTextMaker());
+}
+
+/** metadataTexts one operation at a time: the text of each operation given to it, each shared schema serialised once. */
+export function metadataTextMaker(): (operation: PreparedOperation) => string {
   const texts = new Map<JsonSchema, string>();
   const json = (schema: JsonSchema): string => {
     let text = texts.get(schema);
     if (text === undefined) texts.set(schema, (text = JSON.stringify(schema)));
     return text;
   };
-  return operations.map((operation) =>
+  return (operation) =>
     metadataText(
       operation.description,
       operation.capabilities,
       operation.instructions,
       json(operation.inputSchema),
       operation.outputSchema === undefined ? undefined : json(operation.outputSchema),
-    ),
-  );
+    );
 }
 
 function definitionPath(definition: OperationDefinition, index: number): string {

@@ -9,7 +9,7 @@
  * SIGTERM and SIGHUP.
  */
 import { resolve } from "node:path";
-import { runToEnd, SlicesCancelled } from "../slices.js";
+import { runInSlices, runToEnd, SlicesCancelled } from "../slices.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { allowOtherRefusal } from "./allow-other.js";
 import { trace, tracing, watchStalls } from "./mount-trace.js";
@@ -265,6 +265,25 @@ class Mount implements MountHandle {
     if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, this.#onSignal);
     this.tableServed = walked ? Promise.resolve() : this.#tableInBackground(filesystem.tree);
     this.#tableWork = this.tableServed;
+    void this.tableServed.then(() => this.#prepare(filesystem.tree));
+  }
+
+  /**
+   * Runs the tree's preparation (its search index) between requests once its table serves, so
+   * that the first query does not build it (docs/native.md, "Serving before the table is built");
+   * it stops when the tree is no longer served.
+   */
+  async #prepare(tree: VirtualTree): Promise<void> {
+    if (tree.preparationSteps === undefined) return;
+    const started = performance.now();
+    try {
+      await runInSlices(tree.preparationSteps(), () => this.#gone() || this.#filesystem.tree !== tree);
+      trace(
+        `search prepared in ${(performance.now() - started).toFixed(0)} ms, ${(process.uptime() * 1000).toFixed(0)} ms after the process started`,
+      );
+    } catch (error) {
+      if (!(error instanceof SlicesCancelled)) this.#onError(error);
+    }
   }
 
   /**
@@ -299,6 +318,10 @@ class Mount implements MountHandle {
   swap(tree: VirtualTree): Promise<void> {
     const swapped = this.#tableWork.then(() => this.#swapNow(tree));
     this.#tableWork = swapped.catch(() => {});
+    void swapped.then(
+      () => this.#prepare(tree),
+      () => {},
+    );
     return swapped;
   }
 

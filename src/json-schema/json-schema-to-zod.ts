@@ -1,21 +1,28 @@
 import { z } from "zod";
 import { compileAt, createContext } from "./compile-schema.js";
+import { CompiledSchemas } from "./compiled-schemas.js";
 import { resolveDialect } from "./dialect.js";
 import { copyBoundedJson } from "./json-document.js";
 import { findNonJson } from "./json-instance.js";
 import type { JsonSchemaToZodOptions } from "./types.js";
 
+/** Every validator this module made and someone still holds, by schema text and options. */
+const compiledSchemas = new CompiledSchemas();
+
 /**
  * Compiles a JSON Schema into a zod validator that accepts exactly what the
  * schema accepts, or throws a ForageError: "unsupported" (naming the keyword
  * and its JSON pointer), "invalid_argument" (malformed) or "too_large".
+ * The same schema text (keys in the same order) under the same options gives
+ * the same validator object while one is held (compiled-schemas.ts).
  */
 export function jsonSchemaToZod(schema: unknown, options: JsonSchemaToZodOptions = {}): z.ZodType {
   // Bounds and JSON-ness are checked on the raw input before any compilation work.
   const root = copyBoundedJson(schema);
-  const dialect = resolveDialect(root, options.dialect);
-  const compiled = compileAt(root, "", createContext(root, dialect)).schema;
-  return acceptOnlyJson(compiled);
+  return compiledSchemas.compile(String(options.dialect ?? ""), JSON.stringify(root), () => {
+    const dialect = resolveDialect(root, options.dialect);
+    return acceptOnlyJson(compileAt(root, "", createContext(root, dialect)).schema);
+  });
 }
 
 // Non-JSON instances are rejected before the compiled schema runs. An identity

@@ -1,3 +1,4 @@
+import type { Steps } from "../slices.js";
 import { splitCompound } from "./compound-words.js";
 import { actionObjectTerm, actionTerm, httpActionOf } from "./rest-actions.js";
 import type { SearchDocument } from "./search-index.js";
@@ -29,14 +30,20 @@ export interface WeightedTerms {
 }
 
 /**
+ * Documents per step while weighing: a mount builds the index between its requests (src/slices.ts),
+ * and a step per document cost more in resuming the generators than in work.
+ */
+const WEIGHED_PER_STEP = 64;
+
+/**
  * Each document's weighted term frequencies and weighted length, tokenising
  * and stemming each distinct word once, and every distinct word of the
- * catalog (its vocabulary).
+ * catalog (its vocabulary); as steps that yield after every few documents.
  */
-export function weightedTerms(documents: readonly SearchDocument[]): {
+export function* weightedTermsSteps(documents: readonly SearchDocument[]): Steps<{
   documents: WeightedTerms[];
   vocabulary: Set<string>;
-} {
+}> {
   const memo = memoizedTermOf();
   const termOfWord = memo.termOf;
   const termsOfWords = (words: readonly string[]): string[] => {
@@ -47,13 +54,18 @@ export function weightedTerms(documents: readonly SearchDocument[]): {
     }
     return terms;
   };
-  const described = documents.map((document) => ({
-    description: splitWords(document.description),
-    capabilities: splitWords(document.capabilities.join(" ")),
-  }));
+  const described: { description: string[]; capabilities: string[] }[] = [];
+  for (const document of documents) {
+    described.push({
+      description: splitWords(document.description),
+      capabilities: splitWords(document.capabilities.join(" ")),
+    });
+    if (described.length % WEIGHED_PER_STEP === 0) yield;
+  }
   const pathTerms = pathTermsOf(textVocabulary(described), termOfWord);
   const objectTermOf = headTermOf(termOfWord);
-  const weighted = documents.map((document, doc) => {
+  const weighted: WeightedTerms[] = [];
+  for (const [doc, document] of documents.entries()) {
     const terms = new Map<string, number>();
     let length = 0;
     const add = (words: readonly string[], weight: number): void => {
@@ -71,8 +83,9 @@ export function weightedTerms(documents: readonly SearchDocument[]): {
       WEIGHTS.fieldDescriptions,
     );
     addActionTerms(terms, document.capabilities, objectTermOf);
-    return { terms, length };
-  });
+    weighted.push({ terms, length });
+    if (weighted.length % WEIGHED_PER_STEP === 0) yield;
+  }
   return { documents: weighted, vocabulary: new Set(memo.words()) };
 }
 

@@ -1,7 +1,8 @@
 import { lowerBound } from "../lower-bound.js";
+import { runToEnd, type Steps } from "../slices.js";
 import { visitBestFirst } from "./best-first.js";
 import { splitCompound } from "./compound-words.js";
-import { weightedTerms } from "./document-terms.js";
+import { weightedTermsSteps } from "./document-terms.js";
 import { ExactNames } from "./exact-names.js";
 import { type Action, actionObjectTerm, actionTerm, isActionTerm, queryActionOf } from "./rest-actions.js";
 import { splitQueryWords, termOf } from "./tokenize.js";
@@ -21,6 +22,10 @@ export interface RankedMatch {
   readonly doc: number;
   readonly score: number;
 }
+
+/** Documents collected, then terms scored, per step of buildSteps: map work too small to yield after each. */
+const COLLECTED_PER_STEP = 256;
+const SCORED_PER_STEP = 1024;
 
 /** The textbook BM25 parameters, left untuned so ranking carries over to catalogs we have not seen. */
 const K1 = 1.2;
@@ -115,17 +120,26 @@ export class SearchIndex {
 
   /** Indexes documents; a document's index is its position in `documents`. */
   static build(documents: readonly SearchDocument[]): SearchIndex {
-    const { documents: weighted, vocabulary } = weightedTerms(documents);
+    return runToEnd(SearchIndex.buildSteps(documents));
+  }
+
+  /**
+   * build as steps (src/slices.ts), yielding after every few documents and terms, so that a mount
+   * builds the index between its requests rather than on the first search.
+   */
+  static *buildSteps(documents: readonly SearchDocument[]): Steps<SearchIndex> {
+    const { documents: weighted, vocabulary } = yield* weightedTermsSteps(documents);
     const averageLength = weighted.reduce((sum, entry) => sum + entry.length, 0) / Math.max(1, weighted.length);
     const collected = new Map<string, { docs: number[]; tfs: number[] }>();
-    weighted.forEach((entry, doc) => {
+    for (const [doc, entry] of weighted.entries()) {
       for (const [term, tf] of entry.terms) {
         let list = collected.get(term);
         if (list === undefined) collected.set(term, (list = { docs: [], tfs: [] }));
         list.docs.push(doc);
         list.tfs.push(tf);
       }
-    });
+      if (doc % COLLECTED_PER_STEP === COLLECTED_PER_STEP - 1) yield;
+    }
     const postings = new Map<string, Postings>();
     for (const [term, list] of collected) {
       const idf = Math.log(1 + (documents.length - list.docs.length + 0.5) / (list.docs.length + 0.5));
@@ -137,8 +151,10 @@ export class SearchIndex {
         scores[index] = (idf * tf * (K1 + 1)) / (tf + K1 * norm);
       });
       postings.set(term, { docs: Int32Array.from(list.docs), scores });
+      if (postings.size % SCORED_PER_STEP === 0) yield;
     }
     const exactNames = new ExactNames(documents.map((document) => document.path));
+    yield;
     return new SearchIndex(postings, vocabulary, exactNames, documents.length);
   }
 

@@ -1,3 +1,4 @@
+import { searchPreparation } from "../catalog/catalog-view.js";
 import type { Forage } from "../catalog/types.js";
 import { runToEnd, type Steps } from "../slices.js";
 import { type CatalogLayout, catalogLayoutSteps } from "./catalog-layout.js";
@@ -47,23 +48,28 @@ class CatalogTree implements VirtualTree {
   readonly #namespaceFiles: NamespaceFiles;
   readonly #queries: QueryDirectories;
   readonly #search: SearchControl;
+  readonly #forage: Forage;
+  readonly #leftOut: LeftOutSearch;
 
   constructor(forage: Forage, options: CatalogTreeOptions, layout: CatalogLayout) {
     this.stamp = options.stamp;
     this.#layout = layout;
+    this.#forage = forage;
     this.#namespaceFiles = new NamespaceFiles(layout);
     const scopedSources = (options.sources ?? []).filter(({ namespace }) => layout.inScope(namespace));
-    this.#queries = new QueryDirectories(
-      forage,
-      options.subtree,
-      (path) => layout.operationFile(path),
-      new LeftOutSearch(scopedSources),
-    );
+    this.#leftOut = new LeftOutSearch(scopedSources);
+    this.#queries = new QueryDirectories(forage, options.subtree, (path) => layout.operationFile(path), this.#leftOut);
     this.#search = new SearchControl(
       this,
       (path) => layout.node(path) !== undefined,
       (path) => (this.#node(path, path) as FileNode).text(),
     );
+  }
+
+  /** Builds what /.search and /.afi/search need (the catalog's search, the left-out index) as steps. */
+  *preparationSteps(): Steps<void> {
+    yield* searchPreparation(this.#forage).steps;
+    yield* this.#leftOut.preparationSteps();
   }
 
   /** The composed declaration of the root, for the metadata files that show it. */

@@ -1,5 +1,6 @@
 import type { JsonValue } from "../json-value.js";
 import { type SearchDocument, SearchIndex } from "../search/search-index.js";
+import { type Steps, StepsOnce } from "../slices.js";
 import type { LeftOutOperation, SourceInfo } from "./source-info.js";
 import type { UnvalidatedSubject } from "./unvalidated-operations.js";
 
@@ -34,7 +35,13 @@ export class LeftOutSearch {
     );
   }
 
-  /** The best `limit` left-out operations for a query, best first. */
+  /** Builds both indexes as steps; nothing once built. */
+  *preparationSteps(): Steps<void> {
+    yield* this.#leftOut.preparationSteps();
+    yield* this.#unvalidated.preparationSteps();
+  }
+
+  /** The best `limit` left-out operations for a query, best first; the index is built now unless it was before. */
   matches(query: string, limit: number): LeftOutMatch[] {
     return this.#leftOut.matches(query, limit);
   }
@@ -45,22 +52,24 @@ export class LeftOutSearch {
   }
 }
 
-/** Entries and their index, built on the first query. */
+/** Entries and their index, built on the first query, or beforehand between a mount's requests (preparationSteps). */
 class RankedList<T> {
   readonly #entries: readonly T[];
-  readonly #document: (entry: T) => SearchDocument;
-  #index: SearchIndex | undefined;
+  readonly #index: StepsOnce<SearchIndex>;
 
   constructor(entries: readonly T[], document: (entry: T) => SearchDocument) {
     this.#entries = entries;
-    this.#document = document;
+    this.#index = new StepsOnce(() => SearchIndex.buildSteps(entries.map(document)));
+  }
+
+  *preparationSteps(): Steps<void> {
+    yield* this.#index.steps();
   }
 
   matches(query: string, limit: number): T[] {
     if (this.#entries.length === 0 || limit <= 0) return [];
-    this.#index ??= SearchIndex.build(this.#entries.map(this.#document));
     const found: T[] = [];
-    this.#index.rank(
+    this.#index.value().rank(
       query,
       () => true,
       ({ doc }) => {

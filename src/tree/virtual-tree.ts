@@ -4,6 +4,8 @@
  * normalised by the caller ("/", "/computers/local/files/read.d.ts").
  */
 
+import type { Steps } from "../slices.js";
+
 /** What a node is, in AFI terms. */
 export type TreeNodeKind = "directory" | "file" | "symlink";
 
@@ -64,6 +66,12 @@ export interface ControlSession {
 
 /** A read-only view of one catalog revision as files and directories. */
 export interface VirtualTree {
+  /**
+   * Work the tree would otherwise do on a first request (building search), as steps that a
+   * transport may run between its requests once it serves (src/slices.ts). Optional: answers
+   * never depend on it, since a request that comes first does what is left of it.
+   */
+  preparationSteps?(): Steps<void>;
   /** Identity of the revision this tree serves (the catalog stamp). */
   readonly stamp: string;
   stat(path: string): TreeNodeInfo;

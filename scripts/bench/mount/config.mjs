@@ -1,5 +1,5 @@
 // The mount benchmark's settings (from the environment and argv) and paths, shared by its modules.
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -10,7 +10,12 @@ export const cfsBinary = join(projectRoot, "scripts/bench/cfs/build/cfs");
 export const tmpInProject = join(here, ".tmp");
 export const statScript = join(here, "stat-files.pl");
 
-export const sizes = (process.argv[2] ?? "1000,10000").split(",").map(Number);
+/** Sizes of the scaled example (numbers) and real sources (any other entry: a path `forage mount` takes, such as a folder of tools/list files). */
+export const sizes = (process.argv[2] ?? "1000,10000")
+  .split(",")
+  .map((entry) => (/^\d+$/.test(entry) ? Number(entry) : resolve(entry)));
+/** A size's name in file names and logs: the number, or a real source's base name. */
+export const sizeName = (entry) => (typeof entry === "number" ? String(entry) : basename(entry));
 export const reps = Number(process.env.BENCH_REPS ?? 5);
 export const systemNames = (process.env.BENCH_SYSTEMS ?? "tmpfs,cfs,cfs-ro,forage,forage-ro").split(",");
 /** Optional CPU list (taskset -c) for every daemon and workload, e.g. "0": one CPU, no cross-CPU wakeups. */

@@ -24,7 +24,7 @@ export function report(environment, results) {
     const m = (system, workload, phase) => (has(system) ? median(bench.samples[system][workload][phase]) : undefined);
     out();
     out(
-      `#### ${size.operations.toLocaleString("en-US")} operations: ${size.files.toLocaleString("en-US")} files, ${size.directories.toLocaleString("en-US")} directories, ${(size.bytes / 1e6).toFixed(1)} MB`,
+      `#### ${size.real === undefined ? "" : `${size.real}, real: `}${size.operations.toLocaleString("en-US")} operations: ${size.files.toLocaleString("en-US")} files, ${size.directories.toLocaleString("en-US")} directories, ${(size.bytes / 1e6).toFixed(1)} MB`,
     );
     out();
     const shown = ["tmpfs", "cfs", "cfs-ro", "forage", "forage-ro"].filter(has);

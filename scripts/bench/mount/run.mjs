@@ -10,7 +10,8 @@
 //                  the files `forage export` wrote, with forage's default cache settings;
 //   cfs ro         the same with `-o ro --no-open`, the settings of `forage mount -o ro`;
 //   tmpfs          the files `forage export` wrote, on tmpfs.
-// The source is the example catalog scaled to N operations (scaledExampleOperations).
+// The source is the example catalog scaled to N operations (scaledExampleOperations), or a real
+// source given as a path instead of a number (a folder of MCP tools/list files), measured without reloads.
 //
 // Workloads, each run as a separate shell process with the tree's root as cwd:
 //   find      find . | wc -l
@@ -31,7 +32,7 @@
 // and the daemons' code so that no disk read is timed. Warm: the same command immediately
 // repeated on the same mount (2nd run); "3rd run" is one more repetition.
 //
-//   node scripts/bench/mount/run.mjs [sizes]          (default sizes: 1000,10000)
+//   node scripts/bench/mount/run.mjs [sizes]          (default sizes: 1000,10000; a path is a real source)
 //   BENCH_REPS=5                                       cold mounts per workload, system and size
 //   BENCH_SYSTEMS=tmpfs,cfs,cfs-ro,forage,forage-ro    which systems to run
 //   BENCH_CPUS=0                                       pin every daemon and workload (taskset -c)
@@ -52,7 +53,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { availableParallelism, cpus, loadavg, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { cleanUpOnExit, cleanupSync, mountpointOf, workspace } from "./cleanup.mjs";
-import { addon, log, pinnedCpus, projectRoot, reps, sizes, systemNames, tmpInProject } from "./config.mjs";
+import { addon, log, pinnedCpus, projectRoot, reps, sizeName, sizes, systemNames, tmpInProject } from "./config.mjs";
 import { reloadStalls } from "./reload.mjs";
 import { report } from "./report.mjs";
 import { benchSize, memoryAndContent } from "./sampling.mjs";
@@ -124,11 +125,12 @@ async function main() {
   const buildBefore = buildIdentity();
   const started = performance.now();
   const results = [];
-  for (const operations of sizes) {
-    const size = await prepareSize(operations, tmpfsRoot);
+  for (const entry of sizes) {
+    const size = await prepareSize(entry, tmpfsRoot);
     const bench = await benchSize(size);
     const memory = await memoryAndContent(size);
-    const reload = systemNames.includes("forage") ? await reloadStalls(size) : undefined;
+    // Reloads rewrite a module of the scaled example; a real source is measured without them.
+    const reload = systemNames.includes("forage") && size.real === undefined ? await reloadStalls(size) : undefined;
     results.push({ size, bench, memory, reload });
     rmSync(size.tree, { recursive: true, force: true });
   }
@@ -140,7 +142,7 @@ async function main() {
   environment.machineBusyPercent = 100 * (1 - (cpuAfter.idle - cpuBefore.idle) / (cpuAfter.total - cpuBefore.total));
   environment.totalSeconds = (performance.now() - started) / 1000;
   writeFileSync(
-    join(tmpInProject, `results-${sizes.join("-")}${pinnedCpus ? `-cpu${pinnedCpus}` : ""}.json`),
+    join(tmpInProject, `results-${sizes.map(sizeName).join("-")}${pinnedCpus ? `-cpu${pinnedCpus}` : ""}.json`),
     JSON.stringify({ environment, reps, systems: systemNames, results }, null, 2),
   );
   process.stdout.write(`${report(environment, results)}\n`);

@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatMs } from "../stats.mjs";
 import { workspace } from "./cleanup.mjs";
-import { cli, GREP_WORD, log, projectRoot, STAT_PASSES, statScript, tmpInProject } from "./config.mjs";
+import { cli, GREP_WORD, log, projectRoot, STAT_PASSES, sizeName, statScript, tmpInProject } from "./config.mjs";
 import { runTimed } from "./processes.mjs";
 
 /** The workloads for a size: find, cat, grep -r and stat ×3 of the exported files (grep skips README.md, which differs by design between a mount and an export). */
@@ -25,23 +25,23 @@ export function expectedOutput(system, workload, tmpfsOutput) {
   return tmpfsOutput;
 }
 
-/** Writes the source for N operations, exports it to tmpfs and counts its files, directories and bytes. */
-export async function prepareSize(operations, tmpfsRoot) {
+/**
+ * Writes the source for N operations (a number), or takes a real source as it is (a path), exports
+ * it to tmpfs and counts its files, directories and bytes (and a real source's operations).
+ */
+export async function prepareSize(entry, tmpfsRoot) {
   mkdirSync(tmpInProject, { recursive: true });
-  const source = join(tmpInProject, `source-${operations}.mjs`);
-  writeFileSync(
-    source,
-    `// Written by scripts/bench/mount/run.mjs: the example catalog scaled to ${operations} operations.\n` +
-      `import { scaledExampleOperations } from "../../../../dist/index.js";\n` +
-      `export const operations = scaledExampleOperations(${operations});\n`,
-  );
-  const tree = join(tmpfsRoot, `tree-${operations}`);
+  const name = sizeName(entry);
+  const source = typeof entry === "number" ? scaledExampleSource(entry) : entry;
+  const tree = join(tmpfsRoot, `tree-${name}`);
   rmSync(tree, { recursive: true, force: true });
+  // A real source's notes on what it left out go to stderr, which runTimed would take for a failure.
   const exported = await runTimed(
-    `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} export ${JSON.stringify(source)} ${JSON.stringify(tree)}`,
+    `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} export ${JSON.stringify(source)} ${JSON.stringify(tree)} 2>/dev/null`,
     projectRoot,
   );
-  const fileList = join(workspace.workDir, `files-${operations}`);
+  const operations = typeof entry === "number" ? entry : Number(/exported (\d+) operations/.exec(exported.stdout)?.[1]);
+  const fileList = join(workspace.workDir, `files-${name}`);
   const files = spawnSync("find", [".", "-type", "f", "-print0"], { cwd: tree, maxBuffer: 1 << 30 }).stdout;
   writeFileSync(fileList, files);
   const count = (type) =>
@@ -54,6 +54,8 @@ export async function prepareSize(operations, tmpfsRoot) {
   );
   const size = {
     operations,
+    name,
+    real: typeof entry === "number" ? undefined : entry,
     source,
     tree,
     fileList,
@@ -63,7 +65,19 @@ export async function prepareSize(operations, tmpfsRoot) {
     exportMs: exported.ms,
   };
   log(
-    `${operations} operations: exported ${size.files} files, ${size.directories} directories, ${(bytes / 1e6).toFixed(1)} MB in ${formatMs(exported.ms)} ms`,
+    `${name}: ${operations} operations, exported ${size.files} files, ${size.directories} directories, ${(bytes / 1e6).toFixed(1)} MB in ${formatMs(exported.ms)} ms`,
   );
   return size;
+}
+
+/** Writes a module exporting the example catalog scaled to `operations`; returns its path. */
+function scaledExampleSource(operations) {
+  const source = join(tmpInProject, `source-${operations}.mjs`);
+  writeFileSync(
+    source,
+    `// Written by scripts/bench/mount/run.mjs: the example catalog scaled to ${operations} operations.\n` +
+      `import { scaledExampleOperations } from "../../../../dist/index.js";\n` +
+      `export const operations = scaledExampleOperations(${operations});\n`,
+  );
+  return source;
 }
