@@ -137,8 +137,10 @@ describe.skipIf(skip !== undefined)("mount options through -o", () => {
     expect(sh(`find ${quote(mnt)}`).status).toBe(0); // directories opened: the liveness probe must still work
     daemon.child.kill("SIGKILL");
     await daemon.exited;
-    // fusermount3 notices the death and probes the mount itself: give it time on a loaded machine.
-    expect(await until(() => !isMounted(mnt))).toBe(true);
+    // fusermount3 notices the death and probes the mount itself, in processes of its own that a busy
+    // machine can hold back for tens of seconds (seen at 30 s beside a full test run): the bound is
+    // a hang guard within the test's own timeout, not a measure of how fast it should be.
+    expect(await until(() => !isMounted(mnt), 100_000)).toBe(true);
     expect(sh(`ls ${quote(mnt)}`).status).toBe(0);
   });
 
