@@ -11,6 +11,7 @@ export * from "./split/split-limits.js";
 export type { OpenApiPart, OpenApiSplit, OpenApiSplitLeftOut, SplitOpenApiOptions } from "./split/split-openapi.js";
 export { splitOpenApi } from "./split/split-openapi.js";
 export type { OpenApiSelect } from "./split/split-selection.js";
+export { unexpandedOperations } from "./unexpanded-operations.js";
 export { parseOpenApiTable, selectOpenApiOperations, toOpenApiTableRow } from "./table/operation-table.js";
 export type {
   AuthHint,

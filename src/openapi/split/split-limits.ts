@@ -29,3 +29,12 @@ export const MAX_SPLIT_OPERATIONS = 20_000;
  * refused at the same point on any machine. Splitting GitHub's REST spec (13 MB) takes about 1 million.
  */
 export const MAX_SPLIT_STEPS = 50_000_000;
+
+/**
+ * Most JSON values an operation that fits no part may carry to be shown from its own schemas
+ * (docs/intake.md, "Operations too large to expand"): its Path Item and every component it
+ * references, transitively, each counted once, never expanded. Its files render those
+ * components as `$defs` entries, so this bounds their size. Over it, the operation is only
+ * listed as left out. Stripe's largest operation carries about ... values.
+ */
+export const MAX_UNEXPANDED_VALUES = 200_000;
