@@ -1,8 +1,8 @@
-import type { JsonObject } from "../../json-value.js";
+import type { JsonObject, JsonValue } from "../../json-value.js";
 import { ComponentClosure } from "./component-closure.js";
 import { partShell } from "./part-document.js";
 import type { SplitOperation } from "./spec-operations.js";
-import { MAX_UNEXPANDED_VALUES } from "./split-limits.js";
+import { MAX_UNEXPANDED_BYTES } from "./split-limits.js";
 import type { WorkBudget } from "./work-budget.js";
 
 /** An operation that fits no part, as a document of its own, or why it cannot have one. */
@@ -15,7 +15,7 @@ export type AloneOperation =
  * its components are too many values) is still shown, not validated, from its own schemas
  * with the components they reference kept as references (docs/intake.md, "Operations too
  * large to expand"). Its document holds the operation and those components, each taken whole,
- * shared with the spec, never copied; their values are counted against MAX_UNEXPANDED_VALUES
+ * shared with the spec, never copied; their bytes are counted against MAX_UNEXPANDED_BYTES
  * before the document is built.
  */
 export class AloneOperations {
@@ -29,24 +29,30 @@ export class AloneOperations {
 
   document(operation: SplitOperation): AloneOperation {
     const shell = partShell(this.#root, [operation]);
-    const { values, components } = this.#closure.of(shell.paths, "paths");
-    if (values > MAX_UNEXPANDED_VALUES) {
+    const { bytes, kept, cut } = this.#closure.of(shell.paths, "paths", MAX_UNEXPANDED_BYTES);
+    if (bytes > MAX_UNEXPANDED_BYTES) {
       return {
         ok: false,
-        reason: `its schemas and the ${components.size} components they reference hold ${values} JSON values, more than the ${MAX_UNEXPANDED_VALUES} an operation shown unexpanded may carry`,
+        reason: `its Path Item and the parameters, bodies and responses it references hold about ${bytes} bytes of JSON, more than the ${MAX_UNEXPANDED_BYTES} an operation shown unexpanded may carry`,
       };
     }
-    const kept: Record<string, Record<string, JsonObject>> = {};
-    for (const component of components) {
+    const components: Record<string, Record<string, JsonValue>> = {};
+    const put = (component: string, value: JsonValue): void => {
       const slash = component.indexOf("/");
-      const kind = component.slice(0, slash);
-      kept[kind] ??= {};
-      (kept[kind] as Record<string, JsonObject>)[component.slice(slash + 1)] = this.#closure.component(
-        component,
-      ) as JsonObject;
-    }
+      const group = (components[component.slice(0, slash)] ??= {});
+      group[component.slice(slash + 1)] = value;
+    };
+    for (const component of kept) put(component, this.#closure.component(component) as JsonValue);
+    for (const component of cut) put(component, cutSchema(component));
     const schemes = (this.#root.components as JsonObject | undefined)?.securitySchemes;
-    if (typeof schemes === "object" && schemes !== null) kept.securitySchemes = schemes as Record<string, JsonObject>;
-    return { ok: true, document: Object.keys(kept).length > 0 ? { ...shell, components: kept } : shell };
+    if (typeof schemes === "object" && schemes !== null) components.securitySchemes = schemes as JsonObject;
+    return { ok: true, document: Object.keys(components).length > 0 ? { ...shell, components } : shell };
   }
+}
+
+/** What stands for a component schema past the bound: any value, saying which schema it is and why it is not carried. */
+function cutSchema(component: string): JsonObject {
+  return {
+    description: `#/components/${component} is not carried: this operation's schemas reach more than ${MAX_UNEXPANDED_BYTES} bytes of JSON, so the schemas farthest from it are left as any value`,
+  };
 }

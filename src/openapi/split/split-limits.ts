@@ -31,10 +31,11 @@ export const MAX_SPLIT_OPERATIONS = 20_000;
 export const MAX_SPLIT_STEPS = 50_000_000;
 
 /**
- * Most JSON values an operation that fits no part may carry to be shown from its own schemas
- * (docs/intake.md, "Operations too large to expand"): its Path Item and every component it
- * references, transitively, each counted once, never expanded. Its files render those
- * components as `$defs` entries, so this bounds their size. Over it, the operation is only
- * listed as left out. Stripe's largest operation carries about ... values.
+ * Most bytes of JSON text an operation that fits no part may carry to be shown from its own
+ * schemas (docs/intake.md, "Operations too large to expand"): its Path Item and the components
+ * it references, each counted once, never expanded, taken breadth first from the operation. A
+ * component schema that would pass it is carried as any value with a note saying so; a Path
+ * Item whose own parameters, bodies and responses pass it leaves the operation only listed.
+ * It bounds the operation's files, which render each carried schema once per side.
  */
-export const MAX_UNEXPANDED_VALUES = 200_000;
+export const MAX_UNEXPANDED_BYTES = 64 * 1024;
