@@ -11,7 +11,6 @@ export * from "./split/split-limits.js";
 export type { OpenApiPart, OpenApiSplit, OpenApiSplitLeftOut, SplitOpenApiOptions } from "./split/split-openapi.js";
 export { splitOpenApi } from "./split/split-openapi.js";
 export type { OpenApiSelect } from "./split/split-selection.js";
-export { unexpandedOperations } from "./unexpanded-operations.js";
 export { parseOpenApiTable, selectOpenApiOperations, toOpenApiTableRow } from "./table/operation-table.js";
 export type {
   AuthHint,
@@ -34,3 +33,4 @@ export type {
   ThirdPartyText,
   UnsupportedOperation,
 } from "./types.js";
+export { unexpandedOperations } from "./unexpanded-operations.js";

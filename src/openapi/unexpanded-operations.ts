@@ -1,8 +1,8 @@
 import { resolveTokens } from "../json-schema/json-pointer.js";
+import { leftOut } from "./normalize-openapi.js";
 import { baseMethodName, freeMethodName } from "./operation/method-names.js";
 import { listOperationSites } from "./operation/operation-sites.js";
 import { referencedSourceSchema } from "./operation/referenced-schema.js";
-import { leftOut } from "./normalize-openapi.js";
 import { readAuthHints } from "./spec/auth-hints.js";
 import type { OpenApiPart } from "./split/split-openapi.js";
 import type { UnsupportedOperation } from "./types.js";
@@ -27,7 +27,10 @@ export function unexpandedOperations(part: OpenApiPart, taken: Iterable<string>)
     const operationId = resolveTokens(operation, ["operationId"]);
     const name = freeMethodName(baseMethodName(operationId, site.method, site.path), names);
     names.add(name);
-    const context = { credentialParameters: readAuthHints(alone.components).credentialParameters, authParameter: undefined };
+    const context = {
+      credentialParameters: readAuthHints(alone.components).credentialParameters,
+      authParameter: undefined,
+    };
     const sourceSchema = site.referencedItem ? undefined : referencedSourceSchema(alone, site, context);
     operations.push(leftOut({ site, name, operation }, { ok: false, reason, ...(sourceSchema && { sourceSchema }) }));
   }

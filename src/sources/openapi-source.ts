@@ -35,7 +35,7 @@ export function openApiSource(
       ...partOperations(normalized).map((operation) => ({ ...operation, path: prefix + operation.path })),
     );
     const info = openApiInfo(normalized, part.name === "" ? namespace : `${namespace}.${part.name}`, file);
-    infos.push(split.split ? partInfo(info, part, split, normalized) : info);
+    infos.push(split.split ? partInfo(info, part, split, normalized, namespace) : info);
   }
   return { operations, infos };
 }
@@ -51,7 +51,13 @@ function partOperations(normalized: NormalizedOpenApi): OperationDefinition[] {
 }
 
 /** A part's SourceInfo says which part of which spec it is and what grouped it, so its source file stays truthful. */
-function partInfo(info: SourceInfo, part: OpenApiPart, split: OpenApiSplit, normalized: NormalizedOpenApi): SourceInfo {
+function partInfo(
+  info: SourceInfo,
+  part: OpenApiPart,
+  split: OpenApiSplit,
+  normalized: NormalizedOpenApi,
+  spec: string,
+): SourceInfo {
   const grouped = [
     ...(part.tag === undefined ? [] : [`operations tagged ${JSON.stringify(part.tag)}`]),
     ...(part.segments.length === 0 ? [] : [`paths whose literal segments run ${part.segments.join(" / ")}`]),
@@ -79,6 +85,7 @@ function partInfo(info: SourceInfo, part: OpenApiPart, split: OpenApiSplit, norm
     declared: info.declared + part.leftOut.length,
     unsupported: [...info.unsupported, ...leftOut],
     unvalidated: [...(info.unvalidated ?? []), ...unvalidated],
+    part: { spec, count: part.count },
   };
 }
 

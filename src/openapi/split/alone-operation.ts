@@ -7,7 +7,7 @@ import type { WorkBudget } from "./work-budget.js";
 
 /** An operation that fits no part, as a document of its own, or why it cannot have one. */
 export type AloneOperation =
-  | { readonly ok: true; readonly document: JsonObject }
+  | { readonly ok: true; readonly document: JsonObject; readonly cut?: string }
   | { readonly ok: false; readonly reason: string };
 
 /**
@@ -46,8 +46,16 @@ export class AloneOperations {
     for (const component of cut) put(component, cutSchema(component));
     const schemes = (this.#root.components as JsonObject | undefined)?.securitySchemes;
     if (typeof schemes === "object" && schemes !== null) components.securitySchemes = schemes as JsonObject;
-    return { ok: true, document: Object.keys(components).length > 0 ? { ...shell, components } : shell };
+    const document = Object.keys(components).length > 0 ? { ...shell, components } : shell;
+    return cut.size === 0 ? { ok: true, document } : { ok: true, document, cut: cutNote(cut) };
   }
+}
+
+/** Said with the operation's reason, since a type that became `unknown` says nothing of why. */
+function cutNote(cut: ReadonlySet<string>): string {
+  const names = [...cut].slice(0, 3).map((component) => component.slice("schemas/".length));
+  const more = cut.size > names.length ? `, and ${cut.size - names.length} more` : "";
+  return `past the first ${MAX_UNEXPANDED_BYTES} bytes of JSON it references, ${cut.size} component ${cut.size === 1 ? "schema is" : "schemas are"} carried as any value (${names.join(", ")}${more})`;
 }
 
 /** What stands for a component schema past the bound: any value, saying which schema it is and why it is not carried. */

@@ -206,6 +206,8 @@ function toLeftOut({ operation, reason }: PlannedLeftOut, alone: AloneOperations
     method: operation.method.toUpperCase(),
     path: operation.path,
     ...(summary === undefined ? {} : { summary }),
-    ...(document.ok ? { reason, alone: document.document } : { reason: `${reason}; ${document.reason}` }),
+    ...(document.ok
+      ? { reason: document.cut === undefined ? reason : `${reason}; ${document.cut}`, alone: document.document }
+      : { reason: `${reason}; ${document.reason}` }),
   };
 }
