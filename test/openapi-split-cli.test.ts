@@ -75,7 +75,7 @@ describe("forage export of a split spec", () => {
     const result = sh(`${cli} export '${big}' '${join(directory(), "tree")}'`);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
-      `source ${big} is ${MAX_SPLIT_BYTES + 1} bytes; the largest source Forage reads is`,
+      `source ${big}: the file is ${MAX_SPLIT_BYTES + 1} bytes; sources are read up to ${MAX_SPLIT_BYTES} bytes`,
     );
   });
 
