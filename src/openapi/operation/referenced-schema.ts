@@ -2,6 +2,7 @@ import { ForageError } from "../../forage-error.js";
 import { escapeToken, refTokens, resolveTokens } from "../../json-schema/json-pointer.js";
 import type { JsonObject, JsonSchema, JsonValue } from "../../json-value.js";
 import { MAX_EXPANDED_DEPTH } from "../limits.js";
+import { PROTOTYPE_NAMES } from "../spec/spec-limits.js";
 import type { SourceSchema } from "../types.js";
 import { normalizeSchema } from "./normalized-schema.js";
 import type { OperationSite } from "./operation-sites.js";
@@ -66,7 +67,11 @@ class RefLifter {
     if (!isRecord(value)) return value;
     if (typeof value.$ref === "string") return this.#liftRef(value.$ref, depth);
     const copy: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(value)) copy[key] = this.lift(entry, depth + 1);
+    for (const [key, entry] of Object.entries(value)) {
+      // A split spec's operation too large to expand is read here without intake's whole-spec checks.
+      if (PROTOTYPE_NAMES.has(key)) throw new ForageError("invalid_spec", `the schema uses the key "${key}"`);
+      copy[key] = this.lift(entry, depth + 1);
+    }
     return copy;
   }
 
