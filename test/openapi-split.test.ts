@@ -186,6 +186,8 @@ describe("splitting by tag, then path", () => {
         method: "GET",
         path: "/pets/{fan}",
         reason: expect.stringMatching(/even alone.*expand to about \d+ nodes/),
+        // Shown not validated from its own schemas (docs/intake.md, "Operations too large to expand").
+        alone: expect.objectContaining({ components: expect.objectContaining({ schemas: expect.any(Object) }) }),
       },
     ]);
     expect(split.parts.map(({ name, operations }) => `${name}:${operations}`)).toEqual([

@@ -9,6 +9,7 @@ import { UNSUPPORTED_FILE } from "../tree/source-files.js";
 import type { SourceInfo } from "../tree/source-info.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { CliError } from "./cli-error.js";
+import { count } from "./count.js";
 import type { MountArguments } from "./mount-arguments.js";
 import { packageVersion } from "./package-version.js";
 
@@ -19,6 +20,8 @@ export interface LoadedRevision {
   readonly forage: Forage;
   readonly tree: VirtualTree;
   readonly operationCount: number;
+  /** Operations the tree shows not validated, from their sources' own schemas (docs/mount.md, "Not validated operations"). */
+  readonly unvalidatedCount: number;
 }
 
 /** Which kind of tree to build: a mount answers queries; an export is plain files and offers no search (profile 1). */
@@ -69,11 +72,41 @@ export async function loadSourcesCatalog(
     client: { name: "forage", version: packageVersion() },
     note: (line) => process.stderr.write(`forage: ${line}\n`),
   });
+  const splitSpecs = new Map<string, SourceInfo[]>();
   for (const info of loaded.sources) {
+    if (info.part !== undefined) {
+      const key = `${info.part.spec}\0${info.origin}`;
+      splitSpecs.set(key, [...(splitSpecs.get(key) ?? []), info]);
+      continue;
+    }
     if ((info.unvalidated?.length ?? 0) > 0) process.stderr.write(`forage: ${unvalidatedNote(info)}\n`);
     if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
   }
+  for (const parts of splitSpecs.values()) process.stderr.write(`forage: ${splitSpecNote(parts)}\n`);
   return loaded;
+}
+
+/**
+ * One line for a spec split into parts, summed over them: "github: 1223 operations in 120 parts:
+ * 482 validated, 741 not validated (…); 0 unsupported (…)", never one line per part.
+ */
+function splitSpecNote(parts: readonly SourceInfo[]): string {
+  const first = parts[0] as SourceInfo & { part: { spec: string } };
+  const sum = (amount: (info: SourceInfo) => number): number => parts.reduce((total, info) => total + amount(info), 0);
+  const declared = sum((info) => info.declared);
+  const unvalidated = sum((info) => info.unvalidated?.length ?? 0);
+  const unsupported = sum((info) => info.unsupported.length);
+  const where = first.part.spec.split(".").join("/");
+  const shown =
+    unvalidated === 0
+      ? ""
+      : ` (shown from the source's own schemas, marked [not validated], each .json with the reason)`;
+  const listed =
+    unsupported === 0 ? "" : ` (listed with the reasons in each part's ${UNSUPPORTED_FILE} below ${where}/)`;
+  return (
+    `${first.part.spec}: ${count(declared, "operation")} in ${count(parts.length, "part")}: ` +
+    `${declared - unvalidated - unsupported} validated, ${unvalidated} not validated${shown}; ${unsupported} unsupported${listed}`
+  );
 }
 
 /** "uspto: 2 operations not validated (of 3 declared); the mount shows them from the source's own schemas, marked [not validated]". */
@@ -120,5 +153,16 @@ function* viewRevisionSteps(
     // A bound view shows bound operations only: what its sources left out is not for it to see.
     sources: args.bound === undefined ? sources : [],
   });
-  return { catalog, forage, tree, operationCount };
+  const shownSources = args.bound === undefined ? sources : [];
+  return { catalog, forage, tree, operationCount, unvalidatedCount: unvalidatedBelow(shownSources, args.subtree) };
+}
+
+/** How many not-validated operations the sources show at or below `subtree` (all of them without one). */
+function unvalidatedBelow(sources: readonly SourceInfo[], subtree: string | undefined): number {
+  const within = (path: string): boolean => subtree === undefined || path === subtree || path.startsWith(`${subtree}.`);
+  return sources.reduce(
+    (total, info) =>
+      total + (info.unvalidated ?? []).filter(({ segment }) => within(`${info.namespace}.${segment}`)).length,
+    0,
+  );
 }

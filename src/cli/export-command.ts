@@ -24,7 +24,7 @@ export async function runExport(argv: readonly string[], io: CommandIo): Promise
   if (existsSync(directory) && readdirSync(directory).length > 0)
     throw new CliError(`${directory} is not empty; export writes into an empty directory`);
   // Loading first: a source that fails leaves no directory behind.
-  const { tree, operationCount } = await loadRevision(args, "export");
+  const { tree, operationCount, unvalidatedCount } = await loadRevision(args, "export");
   const created = mkdirSync(directory, { recursive: true });
   let files: number;
   try {
@@ -36,9 +36,14 @@ export async function runExport(argv: readonly string[], io: CommandIo): Promise
     throw new CliError(`export to ${directory} failed and was removed: ${describeFailure(error)}`);
   }
   io.stdout(
-    `forage: exported ${count(operationCount, "operation")} as ${count(files, "file")} to ${directory} (AFI profile 1: no .search/, no /.afi/search)\n`,
+    `forage: exported ${count(operationCount, "operation")}${notValidated(unvalidatedCount)} as ${count(files, "file")} to ${directory} (AFI profile 1: no .search/, no /.afi/search)\n`,
   );
   return 0;
+}
+
+/** " and 741 not validated": operations exported from their sources' own schemas, said beside the validated count. */
+function notValidated(unvalidated: number): string {
+  return unvalidated === 0 ? "" : ` and ${unvalidated} not validated`;
 }
 
 /** Writes every directory, file and link of `tree` below `directory`; returns how many files. */

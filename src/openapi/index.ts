@@ -33,3 +33,4 @@ export type {
   ThirdPartyText,
   UnsupportedOperation,
 } from "./types.js";
+export { unexpandedOperations } from "./unexpanded-operations.js";

@@ -162,8 +162,8 @@ function successResponses(responses: unknown): unknown[] {
  * description: what a person reads in the left-out list), its description and the reason,
  * with its schemas as the source declares them when they could be read.
  */
-function leftOut(
-  { site, name, operation }: OperationCandidate,
+export function leftOut(
+  { site, name, operation }: Pick<OperationCandidate, "site" | "name" | "operation">,
   result: Extract<OperationResult, { ok: false }>,
 ): UnsupportedOperation {
   const record = typeof operation === "object" && operation !== null ? (operation as Record<string, unknown>) : {};

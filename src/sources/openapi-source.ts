@@ -9,6 +9,7 @@ import {
   type ServerHint,
   splitOpenApi,
   type UnsupportedOperation,
+  unexpandedOperations,
 } from "../openapi/index.js";
 import type { SourceInfo, SourceSection, UnvalidatedOperation } from "../tree/source-info.js";
 
@@ -34,7 +35,7 @@ export function openApiSource(
       ...partOperations(normalized).map((operation) => ({ ...operation, path: prefix + operation.path })),
     );
     const info = openApiInfo(normalized, part.name === "" ? namespace : `${namespace}.${part.name}`, file);
-    infos.push(split.split ? partInfo(info, part, split) : info);
+    infos.push(split.split ? partInfo(info, part, split, normalized, namespace) : info);
   }
   return { operations, infos };
 }
@@ -50,7 +51,13 @@ function partOperations(normalized: NormalizedOpenApi): OperationDefinition[] {
 }
 
 /** A part's SourceInfo says which part of which spec it is and what grouped it, so its source file stays truthful. */
-function partInfo(info: SourceInfo, part: OpenApiPart, split: OpenApiSplit): SourceInfo {
+function partInfo(
+  info: SourceInfo,
+  part: OpenApiPart,
+  split: OpenApiSplit,
+  normalized: NormalizedOpenApi,
+  spec: string,
+): SourceInfo {
   const grouped = [
     ...(part.tag === undefined ? [] : [`operations tagged ${JSON.stringify(part.tag)}`]),
     ...(part.segments.length === 0 ? [] : [`paths whose literal segments run ${part.segments.join(" / ")}`]),
@@ -60,17 +67,25 @@ function partInfo(info: SourceInfo, part: OpenApiPart, split: OpenApiSplit): Sou
     `part ${part.number} of ${part.count} of ${info.origin}: the spec declares ${split.declared} operations and breaks intake's bounds, so it is split by tag, then path`,
     ...grouped,
   ];
-  const leftOut = part.leftOut.map(({ method, path, summary, reason }) => ({
-    name: `${method} ${path}`,
-    ...(summary === undefined ? {} : { summary }),
-    reason,
-  }));
+  // An operation too large to expand is shown from its own schemas when they can be read, else only listed.
+  const taken = [...normalized.operations, ...normalized.unsupported].map(({ name }) => name);
+  const unvalidated = unexpandedOperations(part, taken).flatMap(unvalidatedOperation);
+  const shown = new Set(unvalidated.map(({ name }) => name));
+  const leftOut = part.leftOut
+    .filter(({ method, path }) => !shown.has(`${method} ${path}`))
+    .map(({ method, path, summary, reason }) => ({
+      name: `${method} ${path}`,
+      ...(summary === undefined ? {} : { summary }),
+      reason,
+    }));
   return {
     ...info,
     kind: `${info.kind}, part ${part.number} of ${part.count}`,
     sections: [{ heading: "Part of a split spec", lines }, ...info.sections],
-    declared: info.declared + leftOut.length,
+    declared: info.declared + part.leftOut.length,
     unsupported: [...info.unsupported, ...leftOut],
+    unvalidated: [...(info.unvalidated ?? []), ...unvalidated],
+    part: { spec, count: part.count },
   };
 }
 

@@ -26,6 +26,8 @@ export interface SourceInfo {
    * source's own schemas (docs/mount.md, "Not validated operations"); none when absent.
    */
   readonly unvalidated?: readonly UnvalidatedOperation[];
+  /** For one part of a spec split into parts (docs/intake.md, "Splitting a large spec"): the spec's namespace and its parts. */
+  readonly part?: { readonly spec: string; readonly count: number };
 }
 
 /** A heading and its lines, e.g. "Servers" and one URL per line. */

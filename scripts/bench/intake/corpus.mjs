@@ -15,7 +15,7 @@ import { formatMs, formatRatio, max, median, min } from "../stats.mjs";
 const root = new URL("../../../", import.meta.url).pathname;
 const dist = resolve(process.env.BENCH_DIST ?? join(root, "dist"));
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-const { normalizeOpenApi, splitOpenApi } = await import(join(dist, "openapi/index.js"));
+const { normalizeOpenApi, splitOpenApi, unexpandedOperations } = await import(join(dist, "openapi/index.js"));
 
 const args = process.argv.slice(2);
 const tableAt = args.indexOf("--table");
@@ -38,7 +38,17 @@ function measure(file) {
   const text = readFileSync(file, "utf8");
   const bytes = Buffer.byteLength(text);
   const started = performance.now();
-  const row = { file, bytes, outcome: "accepted", declared: 0, described: 0, leftOut: 0, parts: 1, lost: 0 };
+  const row = {
+    file,
+    bytes,
+    outcome: "accepted",
+    declared: 0,
+    described: 0,
+    leftOut: 0,
+    notValidated: 0,
+    parts: 1,
+    lost: 0,
+  };
   try {
     const split = splitOpenApi === undefined ? undefined : splitOpenApi(text);
     const parts = split?.parts ?? [{ text, leftOut: [], operations: undefined }];
@@ -48,6 +58,10 @@ function measure(file) {
       const normalized = normalizeOpenApi(part.text);
       row.described += normalized.operations.length;
       row.leftOut += normalized.unsupported.length + part.leftOut.length;
+      // Left out but shown from the source's own schemas, marked not validated (docs/mount.md), when the dist can.
+      const taken = [...normalized.operations, ...normalized.unsupported].map(({ name }) => name);
+      const unexpanded = unexpandedOperations === undefined ? [] : unexpandedOperations(part, taken);
+      row.notValidated += [...normalized.unsupported, ...unexpanded].filter(({ sourceSchema }) => sourceSchema).length;
     }
     row.declared = split?.declared ?? row.described + row.leftOut;
     row.lost = row.declared - row.described - row.leftOut;
@@ -69,8 +83,8 @@ console.log(
     .map((value) => value.toFixed(1))
     .join(" ")}; dist: ${dist}\n`,
 );
-console.log(`| Specs | Count | Operations declared | described | left out | lost |`);
-console.log("|---|---:|---:|---:|---:|---:|");
+console.log(`| Specs | Count | Operations declared | validated | left out | of which not validated | lost |`);
+console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const [label, list] of [
   ["accepted whole", accepted],
   ["split", split],
@@ -78,18 +92,20 @@ for (const [label, list] of [
   ["all", rows],
 ])
   console.log(
-    `| ${label} | ${list.length} | ${sum(list, "declared")} | ${sum(list, "described")} | ${sum(list, "leftOut")} | ${sum(list, "lost")} |`,
+    `| ${label} | ${list.length} | ${sum(list, "declared")} | ${sum(list, "described")} | ${sum(list, "leftOut")} | ${sum(list, "notValidated")} | ${sum(list, "lost")} |`,
   );
 const declared = sum(rows, "declared");
 console.log(
-  `\nOf ${declared} operations in specs read (accepted or split): ${share(sum(rows, "described"), declared)} described, ${share(sum(rows, "described") + sum(rows, "leftOut"), declared)} visible (described or listed as left out).\n`,
+  `\nOf ${declared} operations in specs read (accepted or split): ${share(sum(rows, "described"), declared)} validated, ${share(sum(rows, "described") + sum(rows, "notValidated"), declared)} visible (with files: validated or not validated), ${share(sum(rows, "described") + sum(rows, "leftOut"), declared)} accounted for (with files or listed as left out).\n`,
 );
 console.log("Split specs:\n");
-console.log("| Spec | Size | Parts | Declared | Described | Left out | Lost | Split + intake (ms) |");
-console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+console.log(
+  "| Spec | Size | Parts | Declared | Validated | Not validated | Unsupported | Lost | Split + intake (ms) |",
+);
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of split)
   console.log(
-    `| ${basename(row.file)} | ${mib(row.bytes)} | ${row.parts} | ${row.declared} | ${row.described} | ${row.leftOut} | ${row.lost} | ${formatMs(row.ms)} |`,
+    `| ${basename(row.file)} | ${mib(row.bytes)} | ${row.parts} | ${row.declared} | ${row.described} | ${row.notValidated} | ${row.leftOut - row.notValidated} | ${row.lost} | ${formatMs(row.ms)} |`,
   );
 console.log("\nRefused specs:\n");
 console.log("| Spec | Size | Why |");

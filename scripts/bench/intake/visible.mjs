@@ -8,9 +8,10 @@
 // PRNG (default seed 18), each mounted alone under namespace "api". Prints a markdown snippet for BENCHMARKS.md.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openApiSource } from "../../../dist/cli/openapi-source.js";
 import { createCatalog } from "../../../dist/index.js";
+import { openApiSource } from "../../../dist/sources/openapi-source.js";
 import { createCatalogTree } from "../../../dist/tree/catalog-tree.js";
+import { walkTree } from "../../../dist/tree/walk-tree.js";
 
 const [directory, countArgument = "60", seedArgument = "18"] = process.argv.slice(2);
 if (directory === undefined) {
@@ -40,16 +41,33 @@ function sample(files, count, seed) {
   return shuffled.slice(0, count);
 }
 
-/** What one spec shows: declared, validated (in the catalog), visible (with files), and why the rest have none. */
+/**
+ * What one spec shows: declared, validated (in the catalog), visible (with files), and why the rest have none.
+ * A spec beyond intake's bounds comes in parts, each its own namespace below "api" with its own SourceInfo.
+ */
 function measure(file) {
-  const { operations, info } = openApiSource(readFileSync(file, "utf8"), "api", file);
+  const { operations, infos } = openApiSource(readFileSync(file, "utf8"), "api", file);
   const catalog = createCatalog({
     revision: "r",
     operations: operations.map((operation) => ({ ...operation, path: `api.${operation.path}` })),
   });
-  const tree = createCatalogTree(catalog, { revision: "r", stamp: "s", providerVersion: "0", sources: [info] });
-  const visible = tree.list("/api").filter((entry) => entry.name.endsWith(".json")).length;
-  return { declared: info.declared, validated: operations.length, visible, hidden: info.unsupported };
+  const tree = createCatalogTree(catalog, { revision: "r", stamp: "s", providerVersion: "0", sources: infos });
+  let visible = 0;
+  for (const { path, entry } of walkTree(tree, "/api"))
+    if (
+      entry.kind !== "directory" &&
+      entry.kind !== "symlink" &&
+      path.endsWith(".json") &&
+      !path.split("/").at(-1).startsWith("@")
+    )
+      visible += 1;
+  const sum = (amount) => infos.reduce((total, info) => total + amount(info), 0);
+  return {
+    declared: sum((info) => info.declared),
+    validated: operations.length,
+    visible,
+    hidden: infos.flatMap((info) => info.unsupported),
+  };
 }
 
 /** The first clause of a reason, without names and pointers, so that like reasons count together. */

@@ -57,13 +57,18 @@ export function assignMethodNames(requests: readonly NameRequest[]): Map<string,
   const taken = new Set<string>();
   const names = new Map<string, string>();
   for (const request of ordered) {
-    const base = baseMethodName(request.operationId, request.method, request.path);
-    let name = base;
-    for (let suffix = 2; taken.has(name) || RESERVED_METHOD_NAMES.has(name); suffix += 1) name = `${base}_${suffix}`;
+    const name = freeMethodName(baseMethodName(request.operationId, request.method, request.path), taken);
     taken.add(name);
     names.set(operationKey(request.method, request.path), name);
   }
   return names;
+}
+
+/** `base`, or the first of `base_2`, `base_3`, ... that is neither taken nor reserved. */
+export function freeMethodName(base: string, taken: ReadonlySet<string>): string {
+  let name = base;
+  for (let suffix = 2; taken.has(name) || RESERVED_METHOD_NAMES.has(name); suffix += 1) name = `${base}_${suffix}`;
+  return name;
 }
 
 /** The key of an operation: "GET /pets". */

@@ -2,11 +2,12 @@ import { ForageError } from "../../forage-error.js";
 import { escapeToken, refTokens, resolveTokens } from "../../json-schema/json-pointer.js";
 import type { JsonObject, JsonSchema, JsonValue } from "../../json-value.js";
 import { MAX_EXPANDED_DEPTH } from "../limits.js";
+import { PROTOTYPE_NAMES } from "../spec/spec-limits.js";
 import type { SourceSchema } from "../types.js";
 import { normalizeSchema } from "./normalized-schema.js";
 import type { OperationSite } from "./operation-sites.js";
 import type { ParameterContext } from "./parameters.js";
-import { readSuccessSchema } from "./responses.js";
+import { isSuccessStatus, readSuccessSchema } from "./responses.js";
 import { readSourceInput } from "./source-input.js";
 
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
@@ -26,14 +27,19 @@ export function referencedSourceSchema(
 ): SourceSchema | undefined {
   try {
     const lifter = new RefLifter(root);
-    // Only what intake reads of the operation: its Path Item's parameters and the operation itself.
+    // Only what intake reads: the Path Item's parameters, the operation's, its body and its success responses.
     const item = { parameters: lifter.lift(resolveTokens(root, ["paths", site.path, "parameters"])) };
-    const operation = lifter.lift(resolveTokens(root, ["paths", site.path, site.method.toLowerCase()]));
-    if (!isRecord(operation)) return undefined;
+    const declared = resolveTokens(root, ["paths", site.path, site.method.toLowerCase()]);
+    if (!isRecord(declared)) return undefined;
+    const operation = lifter.lift({
+      parameters: declared.parameters,
+      requestBody: declared.requestBody,
+      responses: successResponses(declared.responses),
+    }) as Record<string, unknown>;
     const $defs = Object.fromEntries([...lifter.definitions].map(([name, schema]) => [name, normalizeSchema(schema)]));
-    const inputSchema: JsonObject = { ...readSourceInput(item, operation, context), $defs };
+    const inputSchema = withReachableDefs(readSourceInput(item, operation, context), $defs);
     const output = readSuccessSchema(operation.responses);
-    const outputSchema = isRecord(output) ? ({ ...output, $defs } as JsonSchema) : undefined;
+    const outputSchema = isRecord(output) ? (withReachableDefs(output as JsonObject, $defs) as JsonSchema) : undefined;
     return { inputSchema, ...(outputSchema === undefined ? {} : { outputSchema }) };
   } catch (error) {
     if (error instanceof ForageError) return undefined;
@@ -61,7 +67,11 @@ class RefLifter {
     if (!isRecord(value)) return value;
     if (typeof value.$ref === "string") return this.#liftRef(value.$ref, depth);
     const copy: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(value)) copy[key] = this.lift(entry, depth + 1);
+    for (const [key, entry] of Object.entries(value)) {
+      // A split spec's operation too large to expand is read here without intake's whole-spec checks.
+      if (PROTOTYPE_NAMES.has(key)) throw new ForageError("invalid_spec", `the schema uses the key "${key}"`);
+      copy[key] = this.lift(entry, depth + 1);
+    }
     return copy;
   }
 
@@ -82,6 +92,31 @@ class RefLifter {
     }
     return { $ref: `#/$defs/${escapeToken(name)}` };
   }
+}
+
+/** `schema` with the `$defs` entries it reaches, transitively, and no others: each side renders only its own types. */
+function withReachableDefs(schema: JsonObject, $defs: Record<string, JsonValue>): JsonObject {
+  const reached: Record<string, JsonValue> = {};
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== "object" || value === null) continue;
+    const ref = Array.isArray(value) ? undefined : (value as Record<string, unknown>).$ref;
+    const tokens = typeof ref === "string" ? refTokens(ref) : undefined;
+    const name = tokens?.length === 2 && tokens[0] === "$defs" ? tokens[1] : undefined;
+    if (name !== undefined && Object.hasOwn($defs, name) && !Object.hasOwn(reached, name)) {
+      reached[name] = $defs[name] as JsonValue;
+      pending.push(reached[name]);
+    }
+    pending.push(...Object.values(value));
+  }
+  return Object.keys(reached).length === 0 ? schema : { ...schema, $defs: reached };
+}
+
+/** The 2xx responses: the only ones intake reads, so an error response's schemas are never carried. */
+function successResponses(responses: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(responses)) return undefined;
+  return Object.fromEntries(Object.entries(responses).filter(([status]) => isSuccessStatus(status)));
 }
 
 function resolveRef(ref: string, root: JsonObject): unknown {

@@ -28,7 +28,8 @@ export function readSuccessSchema(responses: unknown): JsonValue | undefined {
   return { anyOf: schemas.map(normalizeSchema) };
 }
 
-function isSuccessStatus(status: string): boolean {
+/** A 2xx status key ("200", "2XX"): the responses intake reads. */
+export function isSuccessStatus(status: string): boolean {
   return /^2([0-9]{2}|XX)$/i.test(status);
 }
 

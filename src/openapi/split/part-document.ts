@@ -15,13 +15,19 @@ const KEPT_MEMBERS = ["openapi", "info", "jsonSchemaDialect", "servers", "securi
  * Objects are shared with the spec, never copied: a part is serialized once it is built.
  */
 export function partDocument(root: JsonObject, operations: readonly SplitOperation[], budget: WorkBudget): JsonObject {
+  const part = partShell(root, operations);
+  const components = referencedComponents(root, part.paths as JsonObject, budget);
+  if (Object.keys(components).length > 0) part.components = components;
+  return part;
+}
+
+/** A part without its components: the spec's identity, servers and security, the tags used, and the Path Items. */
+export function partShell(root: JsonObject, operations: readonly SplitOperation[]): JsonObject {
   const part: JsonObject = {};
   for (const member of KEPT_MEMBERS) if (root[member] !== undefined) part[member] = root[member];
   const tags = usedTags(root, operations);
   if (tags !== undefined) part.tags = tags;
   part.paths = partPaths(root, operations);
-  const components = referencedComponents(root, part.paths, budget);
-  if (Object.keys(components).length > 0) part.components = components;
   return part;
 }
 

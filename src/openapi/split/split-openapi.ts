@@ -6,6 +6,7 @@ import { parseSpecText } from "../spec/parse-spec-text.js";
 import { readSpecVersion } from "../spec/spec-version.js";
 import { boundTitle } from "../text-limits.js";
 import type { OpenApiVersion } from "../types.js";
+import { AloneOperations } from "./alone-operation.js";
 import { OperationExpansion } from "./operation-expansion.js";
 import { partDocument } from "./part-document.js";
 import { fitPart } from "./part-fit.js";
@@ -48,6 +49,12 @@ export interface OpenApiSplitLeftOut {
   readonly path: string;
   readonly summary?: string;
   readonly reason: string;
+  /**
+   * The operation alone with the components it references, when it broke a bound even alone
+   * and they are within MAX_UNEXPANDED_BYTES: a document to read its schemas from unexpanded,
+   * so it is shown not validated (docs/intake.md, "Operations too large to expand").
+   */
+  readonly alone?: JsonObject;
 }
 
 /** A spec as parts: every selected operation in exactly one part's text or in exactly one part's `leftOut`. */
@@ -93,9 +100,11 @@ export function splitOpenApi(text: string, options: SplitOpenApiOptions = {}): O
   });
   if (whole && kept.length === operations.length) return done([wholePart(text, kept.length)]);
   // Parts (and a spec narrowed by selection) hold only some Path Items: references into others are moved first.
-  const tryPart = partTrial(relocatePathReferences(root, budget), version, budget);
+  const relocated = relocatePathReferences(root, budget);
+  const tryPart = partTrial(relocated, version, budget);
   if (whole) return done([wholePart(fittingText(tryPart, kept), kept.length)]);
-  return done(splitParts(planParts(operations, tryPart), selected, tryPart));
+  const alone = new AloneOperations(relocated, budget);
+  return done(splitParts(planParts(operations, tryPart), selected, tryPart, alone));
 }
 
 /** Tries a group of operations as a part of `root`: an operation over the expansion budget alone fails at once. */
@@ -145,6 +154,7 @@ function splitParts(
   plan: { parts: readonly PlannedPart[]; leftOut: readonly PlannedLeftOut[] },
   selected: (operation: SplitOperation) => boolean,
   tryPart: TryPart,
+  alone: AloneOperations,
 ): OpenApiPart[] {
   const byName = new Map<string, { group: PartGroup; part?: PlannedPart; leftOut: OpenApiSplitLeftOut[] }>();
   for (const part of plan.parts) {
@@ -158,7 +168,7 @@ function splitParts(
     if (!selected(left.operation)) continue;
     const name = left.name.join(".");
     const entry = byName.get(name) ?? { group: left, leftOut: [] };
-    entry.leftOut.push(toLeftOut(left));
+    entry.leftOut.push(toLeftOut(left, alone));
     byName.set(name, entry);
   }
   const names = [...byName.keys()].sort(compareCodeUnits);
@@ -189,12 +199,15 @@ function fittingText(tryPart: TryPart, members: readonly SplitOperation[]): stri
   return fit.text;
 }
 
-function toLeftOut({ operation, reason }: PlannedLeftOut): OpenApiSplitLeftOut {
+function toLeftOut({ operation, reason }: PlannedLeftOut, alone: AloneOperations): OpenApiSplitLeftOut {
   const summary = boundTitle(operation.summary);
+  const document = alone.document(operation);
   return {
     method: operation.method.toUpperCase(),
     path: operation.path,
     ...(summary === undefined ? {} : { summary }),
-    reason,
+    ...(document.ok
+      ? { reason: document.cut === undefined ? reason : `${reason}; ${document.cut}`, alone: document.document }
+      : { reason: `${reason}; ${document.reason}` }),
   };
 }
