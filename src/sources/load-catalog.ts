@@ -8,6 +8,7 @@ import { detectSource } from "./detect-source.js";
 import { defaultNamespace, type LoadedSource } from "./loaded-source.js";
 import type { ListContext, McpClientInfo } from "./mcp-server-source.js";
 import { isCatalog, moduleExports, moduleOperations } from "./module-source.js";
+import { demoteOversized } from "./oversized-operations.js";
 import { SourceError } from "./source-error.js";
 import { MODULE_EXTENSIONS } from "./source-kinds.js";
 import { type SourceSpec, sourceLabel } from "./source-spec.js";
@@ -51,7 +52,46 @@ export async function loadCatalog(sources: readonly SourceSpec[], options: LoadO
   try {
     return { catalog: await make({ revision, operations: bySource.flat() }), sources: infos };
   } catch (error) {
-    throw invalidOperationsFailure(error, sources, bySource);
+    const demoted = demotedRefusals(error, loaded, bySource);
+    if (demoted === undefined) throw invalidOperationsFailure(error, sources, bySource);
+    try {
+      return { catalog: await make({ revision, operations: demoted.operations }), sources: demoted.infos };
+    } catch (again) {
+      throw invalidOperationsFailure(again, sources, bySource);
+    }
+  }
+}
+
+/**
+ * The catalog refused the whole definition: each source's part that the catalog also refuses alone
+ * gives up, to its not-validated list, the operations the catalog refuses one by one
+ * (demoteOversized). Undefined when none could be moved, so the refusal stands as it was.
+ */
+function demotedRefusals(
+  error: unknown,
+  loaded: readonly LoadedSource[],
+  bySource: readonly OperationDefinition[][],
+): { operations: OperationDefinition[]; infos: SourceInfo[] } | undefined {
+  if (!(error instanceof ForageError) || error.code !== "invalid_catalog") return undefined;
+  let moved = 0;
+  const parts = bySource.map((operations, index) => {
+    const infos = [...(loaded[index]?.infos ?? [])];
+    if (infos.length === 0 || refusedAlone(operations) === undefined) return { operations, infos };
+    const demoted = demoteOversized(operations, infos);
+    moved += demoted.moved;
+    return demoted;
+  });
+  if (moved === 0) return undefined;
+  return { operations: parts.flatMap((part) => part.operations), infos: parts.flatMap((part) => part.infos) };
+}
+
+/** The catalog's refusal of one source's operations on their own, if it refuses them. */
+function refusedAlone(operations: readonly OperationDefinition[]): ForageError | undefined {
+  try {
+    createCatalog({ revision: "check", operations: [...operations] });
+    return undefined;
+  } catch (error) {
+    return error instanceof ForageError ? error : undefined;
   }
 }
 
