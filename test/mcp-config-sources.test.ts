@@ -7,11 +7,11 @@
 // deadline", "No child outlives forage" and "Watching" (a config file reloads).
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: configs spell ${env:…} and ${input:…} as clients write them.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { readMcpConfig } from "../src/sources/mcp-config.js";
 import { yamlTopLevelKey } from "../src/sources/yaml-top-key.js";
 import {
@@ -27,6 +27,7 @@ import {
   stopAllDaemons,
   until,
 } from "./helpers/mount-daemon.js";
+import { processesWith, scratchDirectories } from "./helpers/scratch.js";
 
 const root = process.cwd();
 const fixtures = join(import.meta.dirname, "fixtures", "mcp");
@@ -35,28 +36,7 @@ const filesystemBin = join(root, "node_modules/@modelcontextprotocol/server-file
 const cli = `${quote(process.execPath)} ${quote(CLI)}`;
 const skip = mountSkipReason();
 
-const directories: string[] = [];
-function directory(label: string): string {
-  const made = mkdtempSync(join("/tmp", `forage-mcp-config-${label}-`));
-  directories.push(made);
-  return made;
-}
-afterEach(() => {
-  for (const made of directories.splice(0)) rmSync(made, { recursive: true, force: true });
-});
-
-/** Processes whose command line holds `marker`: a server forage started and did not end. */
-function processesWith(marker: string): string[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    });
-}
+const directory = scratchDirectories("forage-mcp-config");
 
 const node = process.execPath;
 const stdio = (bin: string, ...args: string[]) => ({ command: node, args: [bin, ...args] });

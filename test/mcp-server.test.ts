@@ -1,41 +1,21 @@
 // MCP sources through the CLI and the catalog loader, with real servers from npm:
 // docs/sources.md, "MCP tool lists" (the three kinds of source, "What is left out, and why",
 // "Bounds": a live server that fails is one line naming it, ended, and nothing is mounted).
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { connectMcpServer, readToolsList } from "../src/mcp/index.js";
 import { loadCatalog } from "../src/sources/load-catalog.js";
 import { parseSourceSpec } from "../src/sources/source-spec.js";
 import { isMounted, sh } from "./helpers/mount-daemon.js";
+import { processesWith, scratchDirectories } from "./helpers/scratch.js";
 
 const root = process.cwd();
 const fixtures = join(import.meta.dirname, "fixtures", "mcp");
 const everything = join(root, "node_modules/.bin/mcp-server-everything");
 const filesystem = join(root, "node_modules/.bin/mcp-server-filesystem");
 const cli = `'${process.execPath}' '${join(root, "dist/cli/main.js")}'`;
-const directories: string[] = [];
-function directory(label: string): string {
-  const made = mkdtempSync(join("/tmp", `forage-mcp-${label}-`));
-  directories.push(made);
-  return made;
-}
-afterEach(() => {
-  for (const made of directories.splice(0)) rmSync(made, { recursive: true, force: true });
-});
-
-/** Processes whose command line holds `marker`: a server the CLI started and did not end. */
-function processesWith(marker: string): string[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    });
-}
+const directory = scratchDirectories("forage-mcp");
 
 describe("a live server listed through the official SDK client", () => {
   test.each([

@@ -2,22 +2,15 @@
 // forage export of a spec beyond intake's bounds shows one namespace per tag, each part's @source.txt
 // says which part it is, and --select keeps only the named tags or matching paths. (That an oversized
 // file is never read is the sources layer's bound: test/mcp-config-sources.test.ts.)
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { sh } from "./helpers/mount-daemon.js";
+import { scratchDirectories } from "./helpers/scratch.js";
 
 const cli = `'${process.execPath}' '${join(process.cwd(), "dist/cli/main.js")}'`;
-const directories: string[] = [];
-function directory(): string {
-  const made = mkdtempSync(join("/tmp", "forage-split-"));
-  directories.push(made);
-  return made;
-}
-afterEach(() => {
-  for (const made of directories.splice(0)) rmSync(made, { recursive: true, force: true });
-});
+const directory = scratchDirectories("forage-split");
 
 /** A spec over intake's 500 operations: 300 tagged "pets", 300 tagged "store-orders". */
 function shopSpec(): string {

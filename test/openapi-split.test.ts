@@ -3,7 +3,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, test } from "vitest";
-import { ForageError } from "../src/forage-error.js";
 import {
   MAX_SPEC_BYTES,
   MAX_SPLIT_BYTES,
@@ -16,6 +15,7 @@ import { RefBudget } from "../src/openapi/spec/ref-budget.js";
 import { assertSpecLimits } from "../src/openapi/spec/spec-limits.js";
 import { readSpecVersion } from "../src/openapi/spec/spec-version.js";
 import { WorkBudget } from "../src/openapi/split/work-budget.js";
+import { forageErrorOf } from "./helpers/forage-assertions.js";
 
 type Operation = { path: string; method?: string; tags?: string[]; schema?: string; extra?: object };
 
@@ -76,16 +76,6 @@ function operationsOf(document: { paths: Record<string, Record<string, unknown>>
   return Object.entries(document.paths).flatMap(([path, item]) =>
     methods.filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${path}`),
   );
-}
-
-function refusal(run: () => unknown): ForageError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ForageError) return error;
-    throw error;
-  }
-  throw new Error("expected a ForageError");
 }
 
 describe("splitting by tag, then path", () => {
@@ -247,7 +237,7 @@ describe("extensions are not followed", () => {
     const named = spec([{ path: "/pets", schema: "Named" }], {
       Named: { type: "object", properties: { "x-rate": { $ref: "#/nowhere" } } },
     });
-    expect(refusal(() => normalizeOpenApi(JSON.stringify(named)))).toMatchObject({ code: "invalid_spec" });
+    expect(forageErrorOf(() => normalizeOpenApi(JSON.stringify(named)))).toMatchObject({ code: "invalid_spec" });
   });
 
   test("references fanned out inside extensions do not count against the expansion budget", () => {
@@ -264,17 +254,20 @@ describe("extensions are not followed", () => {
 describe("the splitter's bounds", () => {
   test("a text over the byte bound is refused before it is parsed", () => {
     const text = `{${" ".repeat(MAX_SPLIT_BYTES)}`;
-    expect(refusal(() => splitOpenApi(text))).toMatchObject({ code: "too_large", details: { limit: MAX_SPLIT_BYTES } });
+    expect(forageErrorOf(() => splitOpenApi(text))).toMatchObject({
+      code: "too_large",
+      details: { limit: MAX_SPLIT_BYTES },
+    });
   });
 
   test("nesting past the splitter's depth is refused before JSON.parse builds it", () => {
     const text = `{"openapi":"3.1.0","x":${"[".repeat(100)}${"]".repeat(100)},"pad":"${" ".repeat(MAX_SPEC_BYTES)}"}`;
-    expect(refusal(() => splitOpenApi(text)).message).toMatch(/nests deeper than 64 levels/);
+    expect(forageErrorOf(() => splitOpenApi(text)).message).toMatch(/nests deeper than 64 levels/);
   });
 
   test("more operations than the splitter's bound are refused before any part is built", () => {
     const text = JSON.stringify(spec(range(MAX_SPLIT_OPERATIONS + 1, (index) => ({ path: `/p${index}` }))));
-    expect(refusal(() => splitOpenApi(text))).toMatchObject({
+    expect(forageErrorOf(() => splitOpenApi(text))).toMatchObject({
       code: "too_large",
       details: { limit: MAX_SPLIT_OPERATIONS },
     });
@@ -283,13 +276,13 @@ describe("the splitter's bounds", () => {
   test("work is counted in steps, and past its budget the split is refused", () => {
     const budget = new WorkBudget(10);
     budget.charge(10);
-    expect(refusal(() => budget.charge(1))).toMatchObject({ code: "too_large", details: { limit: 10 } });
+    expect(forageErrorOf(() => budget.charge(1))).toMatchObject({ code: "too_large", details: { limit: 10 } });
   });
 
   test("a spec intake refuses whatever its size is refused with intake's own error", () => {
     const swagger = JSON.stringify({ swagger: "2.0", pad: " ".repeat(MAX_SPEC_BYTES) });
-    expect(refusal(() => splitOpenApi(swagger))).toMatchObject({ code: "unsupported" });
-    expect(refusal(() => splitOpenApi(`{"openapi": "3.1.0", ${" ".repeat(MAX_SPEC_BYTES)}`))).toMatchObject({
+    expect(forageErrorOf(() => splitOpenApi(swagger))).toMatchObject({ code: "unsupported" });
+    expect(forageErrorOf(() => splitOpenApi(`{"openapi": "3.1.0", ${" ".repeat(MAX_SPEC_BYTES)}`))).toMatchObject({
       code: "invalid_spec",
     });
   });
@@ -323,10 +316,12 @@ describe("selecting part of a spec", () => {
 
   test("a selection that keeps nothing, or is malformed, is invalid_argument", () => {
     const text = JSON.stringify(shop);
-    expect(refusal(() => splitOpenApi(text, { select: { tags: ["nope"] } }))).toMatchObject({
+    expect(forageErrorOf(() => splitOpenApi(text, { select: { tags: ["nope"] } }))).toMatchObject({
       code: "invalid_argument",
     });
-    expect(refusal(() => splitOpenApi(text, { select: { paths: [""] } }))).toMatchObject({ code: "invalid_argument" });
+    expect(forageErrorOf(() => splitOpenApi(text, { select: { paths: [""] } }))).toMatchObject({
+      code: "invalid_argument",
+    });
   });
 });
 

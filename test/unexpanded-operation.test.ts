@@ -2,23 +2,16 @@
 // whose references break intake's expansion budget even alone is shown not validated, from its own schemas with
 // the components it references kept as `$defs` references, bounded by MAX_UNEXPANDED_BYTES; past the bound, the
 // farthest component schemas are carried as any value, and an operation whose own Path Item passes it stays left out.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { MAX_UNEXPANDED_BYTES, splitOpenApi } from "../src/openapi/index.js";
 import { sh } from "./helpers/mount-daemon.js";
+import { scratchDirectories } from "./helpers/scratch.js";
 
 const cli = `'${process.execPath}' '${join(process.cwd(), "dist/cli/main.js")}'`;
 const tsc = `'${process.execPath}' '${join(process.cwd(), "node_modules/typescript/bin/tsc")}'`;
-const directories: string[] = [];
-function directory(): string {
-  const made = mkdtempSync(join("/tmp", "forage-unexpanded-"));
-  directories.push(made);
-  return made;
-}
-afterEach(() => {
-  for (const made of directories.splice(0)) rmSync(made, { recursive: true, force: true });
-});
+const directory = scratchDirectories("forage-unexpanded");
 
 function range<T>(count: number, make: (index: number) => T): T[] {
   return Array.from({ length: count }, (_, index) => make(index));
