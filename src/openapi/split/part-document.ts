@@ -1,6 +1,6 @@
 import { refTokens } from "../../json-schema/json-pointer.js";
 import type { JsonObject, JsonValue } from "../../json-value.js";
-import { isExtensionKey } from "../extension-keys.js";
+import { type WalkNode, walkRefs } from "./ref-walk.js";
 import { PATH_ITEM_METHODS, type SplitOperation } from "./spec-operations.js";
 import type { WorkBudget } from "./work-budget.js";
 
@@ -65,38 +65,26 @@ function referencedComponents(root: JsonObject, paths: JsonObject, budget: WorkB
   const kept: Record<string, Record<string, JsonValue>> = {};
   const schemes = source.securitySchemes;
   if (isObject(schemes)) kept.securitySchemes = { ...schemes };
-  const stack: Array<{ value: unknown; key: string | number | undefined }> = [{ value: paths, key: "paths" }];
-  if (isObject(schemes)) stack.push({ value: schemes, key: "securitySchemes" });
-  let visited = 0;
-  while (stack.length > 0) {
-    const { value, key } = stack.pop() as { value: unknown; key: string | number | undefined };
-    visited += 1;
-    if (typeof value !== "object" || value === null) continue;
-    const ref = Array.isArray(value) ? undefined : (value as JsonObject).$ref;
-    if (typeof ref === "string") keepComponent(ref, source, kept, stack);
-    for (const [member, child] of Object.entries(value)) {
-      if (typeof child === "object" && child !== null && !isExtensionKey(member, key))
-        stack.push({ value: child, key: Array.isArray(value) ? Number(member) : member });
-    }
-  }
-  budget.charge(visited);
+  const roots: WalkNode[] = [{ value: paths, key: "paths" }];
+  if (isObject(schemes)) roots.push({ value: schemes, key: "securitySchemes" });
+  walkRefs(roots, budget, (ref) => keepComponent(ref, source, kept));
   return kept;
 }
 
+/** Keeps the component `ref` names, the first time it is reached, and gives it back to be walked. */
 function keepComponent(
   ref: string,
   source: JsonObject,
   kept: Record<string, Record<string, JsonValue>>,
-  stack: Array<{ value: unknown; key: string | number | undefined }>,
-): void {
+): WalkNode | undefined {
   const tokens = refTokens(ref);
-  if (tokens === undefined || tokens[0] !== "components" || tokens.length < 3) return;
+  if (tokens === undefined || tokens[0] !== "components" || tokens.length < 3) return undefined;
   const [, kind, name] = tokens as [string, string, string];
   const group = source[kind];
-  if (!isObject(group) || !Object.hasOwn(group, name) || Object.hasOwn(kept[kind] ?? {}, name)) return;
+  if (!isObject(group) || !Object.hasOwn(group, name) || Object.hasOwn(kept[kind] ?? {}, name)) return undefined;
   kept[kind] ??= {};
   (kept[kind] as Record<string, JsonValue>)[name] = group[name] as JsonValue;
-  stack.push({ value: group[name], key: name });
+  return { value: group[name], key: name };
 }
 
 function isObject(value: unknown): value is JsonObject {

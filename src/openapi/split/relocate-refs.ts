@@ -1,6 +1,6 @@
 import { formatPointer, refTokens, resolveTokens } from "../../json-schema/json-pointer.js";
 import type { JsonObject } from "../../json-value.js";
-import { isExtensionKey } from "../extension-keys.js";
+import { walkRefs } from "./ref-walk.js";
 import type { WorkBudget } from "./work-budget.js";
 
 /** The component map a relocated target joins, by the key it sat under; anything else is a schema. */
@@ -48,29 +48,12 @@ export function relocatePathReferences(root: JsonObject, budget: WorkBudget): Js
 /** Every object whose local `$ref` resolves outside `components`, in document order. */
 function collectOutsideRefs(root: JsonObject, budget: WorkBudget): JsonObject[] {
   const found: JsonObject[] = [];
-  const stack: Array<{ value: unknown; key: string | number | undefined }> = [{ value: root, key: undefined }];
-  let visited = 0;
-  while (stack.length > 0) {
-    const { value, key } = stack.pop() as { value: unknown; key: string | number | undefined };
-    visited += 1;
-    if (typeof value !== "object" || value === null) continue;
-    const ref = Array.isArray(value) ? undefined : (value as JsonObject).$ref;
-    if (typeof ref === "string") {
-      const tokens = refTokens(ref);
-      if (
-        tokens !== undefined &&
-        tokens.length > 0 &&
-        tokens[0] !== "components" &&
-        resolveTokens(root, tokens) !== undefined
-      )
-        found.push(value as JsonObject);
-    }
-    for (const [member, child] of Object.entries(value)) {
-      if (typeof child === "object" && child !== null && !isExtensionKey(member, key))
-        stack.push({ value: child, key: Array.isArray(value) ? Number(member) : member });
-    }
-  }
-  budget.charge(visited);
+  walkRefs([{ value: root, key: undefined }], budget, (ref, holder) => {
+    const tokens = refTokens(ref);
+    const outside = tokens !== undefined && tokens.length > 0 && tokens[0] !== "components";
+    if (outside && resolveTokens(root, tokens) !== undefined) found.push(holder);
+    return undefined;
+  });
   return found;
 }
 
