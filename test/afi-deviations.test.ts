@@ -5,7 +5,11 @@ import { createAfiCore } from "../src/afi/afi-core.js";
 import { AfiError } from "../src/afi/afi-error.js";
 import { createExampleCatalog } from "../src/example/example-catalog.js";
 import { createCatalogTree } from "../src/tree/catalog-tree.js";
-import { MAX_CONTEXT_LINE_TEXT, parseContentSearchRequest, searchContent } from "../src/tree/content-search.js";
+import {
+  MAX_CONTEXT_LINE_TEXT,
+  parseContentSearchRequest,
+  searchContent,
+} from "../src/tree/content-search/content-search.js";
 import { MAX_TREE_NAME_BYTES } from "../src/tree/tree-path.js";
 import { TreeError, type VirtualTree } from "../src/tree/virtual-tree.js";
 

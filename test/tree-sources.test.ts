@@ -9,7 +9,7 @@ import { type Catalog, createCatalog, createExampleCatalog, createForage, type F
 import { openApiSource } from "../src/sources/openapi-source.js";
 import { createCatalogTree, NAMESPACE_FILE } from "../src/tree/catalog-tree.js";
 import type { SourceInfo } from "../src/tree/source-info.js";
-import { MAX_PAGE_BYTES, MAX_PAGE_LINES } from "../src/tree/text-pages.js";
+import { MAX_PAGE_BYTES, MAX_PAGE_LINES } from "../src/tree/text/text-pages.js";
 import { TreeError, type VirtualTree } from "../src/tree/virtual-tree.js";
 import { walkTree } from "../src/tree/walk-tree.js";
 import { nodeTableSpec } from "./helpers/node-table-spec.js";

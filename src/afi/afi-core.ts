@@ -7,7 +7,7 @@ import {
   type SearchableFile,
   searchContent,
   unlistedScopeFiles,
-} from "../tree/content-search.js";
+} from "../tree/content-search/content-search.js";
 import { childPath, normalizeTreePath } from "../tree/tree-path.js";
 import type { TreeNodeInfo, VirtualTree } from "../tree/virtual-tree.js";
 import { walkTree } from "../tree/walk-tree.js";

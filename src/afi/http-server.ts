@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { MAX_SEARCH_REQUEST_BYTES } from "../tree/afi-search-session.js";
+import { MAX_SEARCH_REQUEST_BYTES } from "../tree/content-search/search-session.js";
 import { MANIFEST_PATH } from "./afi-core.js";
 import { AfiError, type AfiErrorCode, afiError, toAfiError } from "./afi-error.js";
 import { followLinks } from "./follow-links.js";

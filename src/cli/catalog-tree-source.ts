@@ -5,7 +5,7 @@ import { runToEnd, type Steps } from "../slices.js";
 import { type LoadedCatalog, loadCatalog } from "../sources/load-catalog.js";
 import type { SourceSpec } from "../sources/source-spec.js";
 import { catalogTreeSteps } from "../tree/catalog-tree.js";
-import { UNSUPPORTED_FILE } from "../tree/source-files.js";
+import { UNSUPPORTED_FILE } from "../tree/files/source-files.js";
 import type { SourceInfo } from "../tree/source-info.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { CliError } from "./cli-error.js";

@@ -5,7 +5,11 @@ import type { Steps } from "../slices.js";
 import { operationStem } from "./operation-files.js";
 import type { SourceInfo } from "./source-info.js";
 import { type DirectoryNode, fileNode, renderedFile, type TreeNode } from "./tree-nodes.js";
-import { type UnvalidatedSubject, unvalidatedJson, unvalidatedTypescript } from "./unvalidated-operations.js";
+import {
+  type UnvalidatedSubject,
+  unvalidatedJson,
+  unvalidatedTypescript,
+} from "./unvalidated/unvalidated-operations.js";
 import { TreeError } from "./virtual-tree.js";
 
 /** What a catalog directory holds, for its index: its children in listing order and what lies below. */

@@ -2,17 +2,17 @@ import { searchPreparation } from "../catalog/catalog-view.js";
 import type { Forage } from "../catalog/types.js";
 import { runToEnd, type Steps } from "../slices.js";
 import { type CatalogLayout, catalogLayoutSteps } from "./catalog-layout.js";
-import { LeftOutSearch } from "./left-out-search.js";
-import { addMetadataFiles, type MountFileOptions } from "./metadata-files.js";
-import { NamespaceFiles } from "./namespace-files.js";
-import { QueryDirectories } from "./query-directories.js";
-import { SearchControl } from "./search-control.js";
+import { SearchControl } from "./content-search/control-file.js";
+import { addMetadataFiles, type MountFileOptions } from "./files/metadata-files.js";
+import { NamespaceFiles } from "./files/namespace-files.js";
+import { LeftOutSearch } from "./ranked-search/left-out-search.js";
+import { QueryDirectories } from "./ranked-search/query-directories.js";
 import type { SourceInfo } from "./source-info.js";
 import { type DirectoryNode, type FileNode, listingEntry, nodeInfo, type TreeNode } from "./tree-nodes.js";
 import { childPath, normalizeTreePath } from "./tree-path.js";
 import { type ControlSession, type TreeEntry, TreeError, type TreeNodeInfo, type VirtualTree } from "./virtual-tree.js";
 
-export { NAMESPACE_FILE } from "./namespace-files.js";
+export { NAMESPACE_FILE } from "./files/namespace-files.js";
 
 /** What a catalog tree shows besides the operations themselves. */
 export interface CatalogTreeOptions extends MountFileOptions {

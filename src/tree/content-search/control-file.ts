@@ -1,8 +1,8 @@
-import { compareCodeUnits } from "../catalog/operation-path.js";
-import { AfiSearchSession, PendingRequests } from "./afi-search-session.js";
+import { compareCodeUnits } from "../../catalog/operation-path.js";
+import { type ControlSession, TreeError, type VirtualTree } from "../virtual-tree.js";
+import { walkTree } from "../walk-tree.js";
 import { contentSearchScope, parseContentSearchRequest, searchContent, unlistedScopeFiles } from "./content-search.js";
-import { type ControlSession, TreeError, type VirtualTree } from "./virtual-tree.js";
-import { walkTree } from "./walk-tree.js";
+import { AfiSearchSession, PendingRequests } from "./search-session.js";
 
 /** The AFI search control file; writing a request to it and reading back answers a content search. */
 export const CONTROL_FILE = "/.afi/search";

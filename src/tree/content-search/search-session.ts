@@ -1,4 +1,4 @@
-import { type ControlSession, TreeError } from "./virtual-tree.js";
+import { type ControlSession, TreeError } from "../virtual-tree.js";
 
 /** Largest search request accepted through the control file. */
 export const MAX_SEARCH_REQUEST_BYTES = 64 * 1_024;

@@ -1,11 +1,11 @@
-import { operationTypescript } from "../describe/declaration-text.js";
-import { type DeclarationSource, UndeclarableSchemaError } from "../describe/operation-declaration.js";
-import { sampleCall } from "../describe/sample-call.js";
-import { INDEX_LINE, type LineShape, operationLine } from "./index-lines.js";
-import { inputNames } from "./input-names.js";
+import { operationTypescript } from "../../describe/declaration-text.js";
+import { type DeclarationSource, UndeclarableSchemaError } from "../../describe/operation-declaration.js";
+import { sampleCall } from "../../describe/sample-call.js";
+import type { UnvalidatedOperation } from "../source-info.js";
+import { INDEX_LINE, type LineShape, operationLine } from "../text/index-lines.js";
+import { inputNames } from "../text/input-names.js";
+import { cutText, oneLine } from "../text/text-pages.js";
 import { withNullTypes } from "./nullable-schema.js";
-import type { UnvalidatedOperation } from "./source-info.js";
-import { cutText, oneLine } from "./text-pages.js";
 
 /** What marks an operation Forage did not validate, wherever the tree names one (indexes, search, declarations). */
 export const UNVALIDATED_MARK = "[not validated]";

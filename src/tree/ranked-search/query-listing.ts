@@ -1,10 +1,10 @@
-import type { Forage, Summary } from "../catalog/types.js";
-import { type IndexEntry, indexLine } from "./directory-index.js";
-import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "./index-lines.js";
-import { operationInputs } from "./input-names.js";
+import type { Forage, Summary } from "../../catalog/types.js";
+import { type IndexEntry, indexLine } from "../files/directory-index.js";
+import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "../text/index-lines.js";
+import { operationInputs } from "../text/input-names.js";
+import { cutText, plural } from "../text/text-pages.js";
+import { UNVALIDATED_MARK, type UnvalidatedSubject, unvalidatedSample } from "../unvalidated/unvalidated-operations.js";
 import type { LeftOutMatch, LeftOutSearch } from "./left-out-search.js";
-import { cutText, plural } from "./text-pages.js";
-import { UNVALIDATED_MARK, type UnvalidatedSubject, unvalidatedSample } from "./unvalidated-operations.js";
 
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;

@@ -1,7 +1,7 @@
+import { cutText, plural } from "../text/text-pages.js";
+import { UNVALIDATED_MARK } from "../unvalidated/unvalidated-operations.js";
 import type { ManifestSource } from "./manifest.js";
 import { SOURCE_FILE, UNSUPPORTED_FILE } from "./source-files.js";
-import { cutText, plural } from "./text-pages.js";
-import { UNVALIDATED_MARK } from "./unvalidated-operations.js";
 
 /**
  * Most characters of a label the README quotes (the revision, the subtree), so that its size never

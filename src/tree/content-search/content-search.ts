@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import type { RE2JS } from "re2js";
-import { compareCodeUnits } from "../catalog/operation-path.js";
-import { normalizeTreePath } from "./tree-path.js";
-import { TreeError, type VirtualTree } from "./virtual-tree.js";
-import { SEARCH_ROOT, walkTree } from "./walk-tree.js";
+import { compareCodeUnits } from "../../catalog/operation-path.js";
+import { normalizeTreePath } from "../tree-path.js";
+import { TreeError, type VirtualTree } from "../virtual-tree.js";
+import { SEARCH_ROOT, walkTree } from "../walk-tree.js";
 
 /** An AFI Match (schemas/match): a file, a 1-based line and column, the line's text and the lines around it. */
 export interface ContentMatch {

@@ -1,6 +1,6 @@
-import { memberName } from "../describe/env-declaration.js";
-import { jsdocBlock } from "../describe/jsdoc.js";
-import { plural } from "./text-pages.js";
+import { memberName } from "../../describe/env-declaration.js";
+import { jsdocBlock } from "../../describe/jsdoc.js";
+import { plural } from "../text/text-pages.js";
 
 /** The root file that declares the whole `env` by composing the namespace files; `package.json` points at it. */
 export const EDITOR_INDEX_FILE = "index.d.ts";

@@ -1,6 +1,6 @@
-import type { SourceInfo } from "./source-info.js";
-import { firstSentence, oneLine, pageName, positionWords, renderPages } from "./text-pages.js";
-import { UNVALIDATED_MARK } from "./unvalidated-operations.js";
+import type { SourceInfo } from "../source-info.js";
+import { firstSentence, oneLine, pageName, positionWords, renderPages } from "../text/text-pages.js";
+import { UNVALIDATED_MARK } from "../unvalidated/unvalidated-operations.js";
 
 /** The file in a source's namespace directory that says what the source is and what it says about itself. */
 export const SOURCE_FILE = "@source.txt";

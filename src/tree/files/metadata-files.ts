@@ -1,13 +1,13 @@
-import type { CatalogLayout } from "./catalog-layout.js";
-import { MAX_CONTENT_SEARCH_LIMIT } from "./content-search.js";
+import type { CatalogLayout } from "../catalog-layout.js";
+import { MAX_CONTENT_SEARCH_LIMIT } from "../content-search/content-search.js";
+import { CONTROL_FILE } from "../content-search/control-file.js";
+import type { SourceInfo } from "../source-info.js";
+import { MAX_TREE_PATH_LENGTH } from "../tree-path.js";
+import { SEARCH_ROOT } from "../walk-tree.js";
 import { EDITOR_INDEX_FILE, EDITOR_PACKAGE_FILE, mountPackageJson } from "./editor-declarations.js";
 import { buildManifest, type ManifestSource } from "./manifest.js";
 import { mountReadme, mountTsconfig } from "./mount-guide.js";
-import { CONTROL_FILE } from "./search-control.js";
 import { sourceCounts, UNSUPPORTED_FILE } from "./source-files.js";
-import type { SourceInfo } from "./source-info.js";
-import { MAX_TREE_PATH_LENGTH } from "./tree-path.js";
-import { SEARCH_ROOT } from "./walk-tree.js";
 
 /** What the mount's own files say of the served revision and what it offers. */
 export interface MountFileOptions {

@@ -1,5 +1,5 @@
-import type { Forage, OperationDescription } from "../catalog/types.js";
-import type { JsonSchema } from "../json-value.js";
+import type { Forage, OperationDescription } from "../../catalog/types.js";
+import type { JsonSchema } from "../../json-value.js";
 
 /** The top-level input names of an operation, for its index line's signature. */
 export interface InputNames {

@@ -1,4 +1,4 @@
-import type { SourceInfo } from "./source-info.js";
+import type { SourceInfo } from "../source-info.js";
 
 /** One intake source as the manifest and README count it. */
 export interface ManifestSource {

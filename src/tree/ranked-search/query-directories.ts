@@ -1,10 +1,10 @@
-import type { Forage } from "../catalog/types.js";
-import { INDEX_STEM } from "./directory-index.js";
+import type { Forage } from "../../catalog/types.js";
+import { INDEX_STEM } from "../files/directory-index.js";
+import { pageName } from "../text/text-pages.js";
+import { fileNode, type TreeNode } from "../tree-nodes.js";
+import { SEARCH_ROOT } from "../walk-tree.js";
 import type { LeftOutSearch } from "./left-out-search.js";
-import { type SearchListing, searchListing } from "./search-directory.js";
-import { pageName } from "./text-pages.js";
-import { fileNode, type TreeNode } from "./tree-nodes.js";
-import { SEARCH_ROOT } from "./walk-tree.js";
+import { type SearchListing, searchListing } from "./query-listing.js";
 
 /** Query directories kept, most recent first; a revision is immutable, so a kept answer never goes stale. */
 const MAX_CACHED_QUERIES = 256;

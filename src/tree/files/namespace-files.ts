@@ -1,7 +1,11 @@
-import type { CatalogLayout, DirectoryFacts } from "./catalog-layout.js";
+import type { CatalogLayout, DirectoryFacts } from "../catalog-layout.js";
+import type { SourceInfo } from "../source-info.js";
+import { operationInputs } from "../text/input-names.js";
+import { pageName } from "../text/text-pages.js";
+import { type FileNode, fileNode, renderedFile } from "../tree-nodes.js";
+import { childPath } from "../tree-path.js";
 import { INDEX_STEM, type IndexEntry, indexPages } from "./directory-index.js";
 import { composedNamespaceDeclaration, type DeclaredChild } from "./editor-declarations.js";
-import { operationInputs } from "./input-names.js";
 import {
   SOURCE_FILE,
   sourcePurpose,
@@ -10,10 +14,6 @@ import {
   UNSUPPORTED_STEM,
   unsupportedPages,
 } from "./source-files.js";
-import type { SourceInfo } from "./source-info.js";
-import { pageName } from "./text-pages.js";
-import { type FileNode, fileNode, renderedFile } from "./tree-nodes.js";
-import { childPath } from "./tree-path.js";
 
 /** The file in every namespace directory that describes the whole namespace; "@" keeps it apart from operation names. */
 export const NAMESPACE_FILE = "@namespace.d.ts";

@@ -1,14 +1,14 @@
-import type { Summary } from "../catalog/types.js";
-import { INDEX_LINE, type LineShape, namespaceLine, operationLine, unsupportedLine } from "./index-lines.js";
-import type { InputNames } from "./input-names.js";
-import type { LeftOutOperation } from "./source-info.js";
-import { cutText, pageName, plural, positionWords, renderPages } from "./text-pages.js";
+import type { Summary } from "../../catalog/types.js";
+import type { LeftOutOperation } from "../source-info.js";
+import { INDEX_LINE, type LineShape, namespaceLine, operationLine, unsupportedLine } from "../text/index-lines.js";
+import type { InputNames } from "../text/input-names.js";
+import { cutText, pageName, plural, positionWords, renderPages } from "../text/text-pages.js";
 import {
   UNVALIDATED_MARK,
   type UnvalidatedSubject,
   unvalidatedCount,
   unvalidatedIndexLine,
-} from "./unvalidated-operations.js";
+} from "../unvalidated/unvalidated-operations.js";
 
 /** The stem of every directory's index pages: `@index.txt`, `@index.2.txt`, … */
 export const INDEX_STEM = "@index";

@@ -1,8 +1,8 @@
-import type { JsonValue } from "../json-value.js";
-import { type SearchDocument, SearchIndex } from "../search/search-index.js";
-import { type Steps, StepsOnce } from "../slices.js";
-import type { LeftOutOperation, SourceInfo } from "./source-info.js";
-import type { UnvalidatedSubject } from "./unvalidated-operations.js";
+import type { JsonValue } from "../../json-value.js";
+import { type SearchDocument, SearchIndex } from "../../search/search-index.js";
+import { type Steps, StepsOnce } from "../../slices.js";
+import type { LeftOutOperation, SourceInfo } from "../source-info.js";
+import type { UnvalidatedSubject } from "../unvalidated/unvalidated-operations.js";
 
 /** A left-out operation that matched a query, with the namespace of its source. */
 export interface LeftOutMatch {

@@ -1,5 +1,5 @@
-import { SINGLE_SUBSCHEMAS, SUBSCHEMA_LISTS, SUBSCHEMA_MAPS } from "../json-schema/subschema-keywords.js";
-import type { JsonSchema, JsonValue } from "../json-value.js";
+import { SINGLE_SUBSCHEMAS, SUBSCHEMA_LISTS, SUBSCHEMA_MAPS } from "../../json-schema/subschema-keywords.js";
+import type { JsonSchema, JsonValue } from "../../json-value.js";
 
 /**
  * A source schema with OpenAPI 3.0's `nullable: true` spelled as JSON Schema says it (a `null`
