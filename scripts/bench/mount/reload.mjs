@@ -60,7 +60,7 @@ export async function reloadStalls(size) {
         stallMs: number(/reload in .*longest event-loop stall ([\d.]+) ms/),
         swapStallMs: number(/swap in .*longest event-loop stall ([\d.]+) ms/),
         gcPauseMs: number(/reload in .*longest GC pause ([\d.]+) ms/),
-        switchMs: number(/table switched in ([\d.]+) ms/),
+        switchMs: number(/next table installed in ([\d.]+) ms/),
         slowestStatMs: await reader,
       };
       samples.push(sample);
