@@ -9,6 +9,7 @@
  * SIGTERM and SIGHUP.
  */
 import { resolve } from "node:path";
+import { ForageError } from "../forage-error.js";
 import { runInSlices, runToEnd, SlicesCancelled } from "../slices.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { allowOtherRefusal } from "./allow-other.js";
@@ -147,7 +148,7 @@ export async function mountTree(
 ): Promise<MountHandle> {
   const native = loadNativeBinding();
   const refusal = options.allowOther ? allowOtherRefusal() : undefined;
-  if (refusal !== undefined) throw new Error(refusal);
+  if (refusal !== undefined) throw new ForageError("unsupported", refusal, { feature: "allow_other" });
   const lock = await lockMountpoint(resolve(mountpoint));
   try {
     return mountLocked(native, tree, resolve(mountpoint), options, lock);

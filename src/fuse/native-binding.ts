@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ForageError } from "../forage-error.js";
 import type { NextTableSpec, NodeTableNumbers } from "./node-table.js";
 
 /** An opaque mounted session. */
@@ -163,8 +164,10 @@ export const FUSE_INSTALL_HINT =
   "apt-get install fuse3 libfuse3-dev, then npm rebuild @fungi.computer/forage (or node scripts/build-native.mjs in a checkout)";
 
 /** Thrown when mounting is impossible on this machine; the message says what to install. */
-export class FuseUnavailableError extends Error {
-  override readonly name = "FuseUnavailableError";
+export class FuseUnavailableError extends ForageError<"unsupported"> {
+  constructor(message: string) {
+    super("unsupported", message, { feature: "fuse" });
+  }
 }
 
 /** Where the built addon lives; FORAGE_FUSE_ADDON overrides it. */
