@@ -7,8 +7,8 @@
  *     handlers  { lookup, forget, getattr, ..., onError, onClose }
  *   unmount(session, force)
  *   setMtime(session, seconds)
- *   stageTable(session, spec), fillStagedTable(session, spec, maxNodes),
- *   serveStagedTable(session, numbers), dropStagedTable(session): the read-only tree to answer
+ *   startNextTable(session, spec), fillNextTable(session, spec, maxNodes),
+ *   serveNextTable(session, numbers), dropNextTable(session): the read-only tree to answer
  *     without JS, copied in chunks and then served in one step (table-replies.c)
  *   releaseFreeMemory(): hands the C heap's free pages back to the kernel
  */
@@ -186,10 +186,10 @@ static napi_value init(napi_env env, napi_value exports) {
   export_function(env, exports, "unmount", js_unmount);
   export_function(env, exports, "setMtime", js_set_mtime);
   export_function(env, exports, "invalidate", js_invalidate);
-  export_function(env, exports, "stageTable", js_stage_table);
-  export_function(env, exports, "fillStagedTable", js_fill_staged_table);
-  export_function(env, exports, "serveStagedTable", js_serve_staged_table);
-  export_function(env, exports, "dropStagedTable", js_drop_staged_table);
+  export_function(env, exports, "startNextTable", js_start_next_table);
+  export_function(env, exports, "fillNextTable", js_fill_next_table);
+  export_function(env, exports, "serveNextTable", js_serve_next_table);
+  export_function(env, exports, "dropNextTable", js_drop_next_table);
   export_function(env, exports, "releaseFreeMemory", js_release_free_memory);
   export_function(env, exports, "replyErr", js_reply_err);
   export_function(env, exports, "replyEntry", js_reply_entry);

@@ -95,12 +95,12 @@ struct table_blob {
 
 /* A node table being copied from JS a chunk at a time (node-table.c). Nothing serves it: it
  * becomes a node_table only once filled and numbered. */
-typedef struct staged_table {
+typedef struct next_table {
   node_table *table;
   uint32_t copied; /* nodes whose fields, name and bytes are in */
   uint32_t sorted; /* nodes whose run of by_name is sorted (once all are copied) */
   struct table_blob names, data;
-} staged_table;
+} next_table;
 
 /* What mounting takes besides the mountpoint and libfuse's options. */
 struct session_config {
@@ -183,7 +183,7 @@ typedef struct forage_session {
   size_t plain_size;
 
   node_table *table;   /* NULL until JS loads one */
-  staged_table *staged; /* the next table, while JS fills it; never served */
+  next_table *next_table; /* the next table, while JS fills it; never served */
 
   /* The buffer table listings are built in (table-replies.c), kept across
    * readdir requests: a buffer per listing cost a malloc and a free past the
@@ -266,12 +266,12 @@ size_t attr_add_direntry(forage_session *s, fuse_req_t req, char *buf, size_t re
                          const char *name, uint64_t ino, uint32_t mode, double size, bool plus,
                          double entry_timeout, double attr_timeout, off_t next);
 
-/* node-table.c: the tree JS hands over, staged in chunks (NULL-safe lookups). Each function
+/* node-table.c: the tree JS hands over, copied into the next table in chunks (NULL-safe lookups). Each function
  * that takes env fails with an exception pending. */
-staged_table *table_stage(napi_env env, napi_value spec);
-bool table_fill(napi_env env, staged_table *st, napi_value spec, uint32_t budget, bool *done);
-node_table *table_number(napi_env env, staged_table *st, napi_value numbers); /* consumes st on success */
-void table_staged_free(staged_table *st);
+next_table *table_start(napi_env env, napi_value spec);
+bool table_fill(napi_env env, next_table *st, napi_value spec, uint32_t budget, bool *done);
+node_table *table_number(napi_env env, next_table *st, napi_value numbers); /* consumes st on success */
+void table_next_free(next_table *st);
 void table_free(node_table *t);
 const table_node *table_find(const node_table *t, uint64_t ino);
 const table_node *table_child(const node_table *t, const table_node *dir, const char *name);
@@ -313,10 +313,10 @@ bool table_read(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, 
 bool table_readdir(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                    bool plus);
 bool table_holds(const forage_session *s, fuse_ino_t ino);
-napi_value js_stage_table(napi_env env, napi_callback_info info);
-napi_value js_fill_staged_table(napi_env env, napi_callback_info info);
-napi_value js_serve_staged_table(napi_env env, napi_callback_info info);
-napi_value js_drop_staged_table(napi_env env, napi_callback_info info);
+napi_value js_start_next_table(napi_env env, napi_callback_info info);
+napi_value js_fill_next_table(napi_env env, napi_callback_info info);
+napi_value js_serve_next_table(napi_env env, napi_callback_info info);
+napi_value js_drop_next_table(napi_env env, napi_callback_info info);
 
 /* replies.c: the reply functions exported to JS. */
 napi_value js_reply_err(napi_env env, napi_callback_info info);
@@ -352,6 +352,6 @@ napi_value js_invalidate(napi_env env, napi_callback_info info);
 
 /* ---- Layer 6 ------------------------------------------------------------ */
 
-/* addon.c: the module (mount, unmount, setMtime, stageTable, ...); exports nothing to C. */
+/* addon.c: the module (mount, unmount, setMtime, startNextTable, ...); exports nothing to C. */
 
 #endif

@@ -20,7 +20,7 @@
  * The table is immutable once built; loading another one replaces it whole.
  *
  * A table is built in steps, so that a big one never holds the loop for long:
- * staged (allocated), filled a chunk of nodes per call (fields, names, bytes,
+ * started (allocated) as the next table, filled a chunk of nodes per call (fields, names, bytes,
  * then each directory's run of by_name sorted), then numbered in one short
  * step (inode numbers, the hash by inode, the parent checks), which is when it
  * may be served. Until then nothing serves it.
@@ -324,9 +324,9 @@ static node_table *table_alloc(uint32_t count) {
   return t;
 }
 
-/* ---- Staging ------------------------------------------------------------- */
+/* ---- The next table ------------------------------------------------------- */
 
-void table_staged_free(staged_table *st) {
+void table_next_free(next_table *st) {
   if (!st) return;
   free(st->names.bytes);
   free(st->data.bytes);
@@ -334,7 +334,7 @@ void table_staged_free(staged_table *st) {
   free(st);
 }
 
-staged_table *table_stage(napi_env env, napi_value spec) {
+next_table *table_start(napi_env env, napi_value spec) {
   size_t count = 0;
   const void *ignored;
   if (!typed_field(env, spec, "modes", napi_uint32_array, &count, &ignored)) return NULL;
@@ -342,10 +342,10 @@ staged_table *table_stage(napi_env env, napi_value spec) {
     fail(env, "forage_fuse: a node table needs between 1 and 2^30 nodes");
     return NULL;
   }
-  staged_table *st = calloc(1, sizeof *st);
+  next_table *st = calloc(1, sizeof *st);
   if (st) st->table = table_alloc((uint32_t)count);
   if (!st || !st->table) {
-    table_staged_free(st);
+    table_next_free(st);
     out_of_memory(env);
     return NULL;
   }
@@ -354,7 +354,7 @@ staged_table *table_stage(napi_env env, napi_value spec) {
 
 /* Copies nodes [from, to): their fields first, then each name and content read once (a
  * getter cannot make a second read disagree with the first), then checks each. */
-static bool fill_nodes(napi_env env, staged_table *st, napi_value spec, uint32_t from, uint32_t to) {
+static bool fill_nodes(napi_env env, next_table *st, napi_value spec, uint32_t from, uint32_t to) {
   node_table *t = st->table;
   napi_value names, contents;
   if (!copy_fields(env, spec, t, from, to) || !array_field(env, spec, "names", t->count, &names) ||
@@ -368,7 +368,7 @@ static bool fill_nodes(napi_env env, staged_table *st, napi_value spec, uint32_t
   return true;
 }
 
-bool table_fill(napi_env env, staged_table *st, napi_value spec, uint32_t budget, bool *done) {
+bool table_fill(napi_env env, next_table *st, napi_value spec, uint32_t budget, bool *done) {
   node_table *t = st->table;
   if (st->copied < t->count) {
     uint32_t to = t->count - st->copied < budget ? t->count : st->copied + budget;
@@ -391,10 +391,10 @@ bool table_fill(napi_env env, staged_table *st, napi_value spec, uint32_t budget
   return true;
 }
 
-node_table *table_number(napi_env env, staged_table *st, napi_value numbers) {
+node_table *table_number(napi_env env, next_table *st, napi_value numbers) {
   node_table *t = st->table;
   if (st->sorted != t->count) {
-    fail(env, "forage_fuse: the staged node table is not filled yet");
+    fail(env, "forage_fuse: the next node table is not filled yet");
     return NULL;
   }
   bool ok = copy_numbers(env, numbers, t);
@@ -402,6 +402,6 @@ node_table *table_number(napi_env env, staged_table *st, napi_value numbers) {
   if (ok) ok = check_parents(env, t);
   if (!ok) return NULL;
   st->table = NULL;
-  table_staged_free(st);
+  table_next_free(st);
   return t;
 }

@@ -64,7 +64,7 @@ void session_unref(forage_session *s) {
   free(s->plain);
   free(s->listing);
   table_free(s->table);
-  table_staged_free(s->staged);
+  table_next_free(s->next_table);
   free(s);
 }
 

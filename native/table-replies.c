@@ -6,9 +6,9 @@
  * ops.c then hands the request to JS. A name missing from a listed table
  * directory is a negative entry, cached by the kernel like any other answer.
  *
- * The answers run on the reader thread, under the session lock; the staged
- * table's functions run on the JS thread, and only the switch to a filled
- * table takes the lock (nothing serves the staged one).
+ * The answers run on the reader thread, under the session lock; the next
+ * table's functions run on the JS thread, and only serving a filled next
+ * table takes the lock (nothing serves the next one before).
  */
 #include "forage_fuse.h"
 
@@ -126,25 +126,25 @@ bool table_readdir(forage_session *s, fuse_req_t req, fuse_ino_t ino, size_t siz
   return true;
 }
 
-/* The table a call names: the session's staged one. */
-static bool staged_of(napi_env env, napi_callback_info info, size_t argc, napi_value *argv,
-                      forage_session **s) {
+/* The table a call names: the session's next one. */
+static bool next_of(napi_env env, napi_callback_info info, size_t argc, napi_value *argv,
+                    forage_session **s) {
   if (!js_args(env, info, argc, argv) || !js_session(env, argv[0], s)) return false;
-  if ((*s)->staged) return true;
-  napi_throw_error(env, NULL, "forage_fuse: no node table is staged");
+  if ((*s)->next_table) return true;
+  napi_throw_error(env, NULL, "forage_fuse: no next node table");
   return false;
 }
 
-/* A staged table that failed to fill or number goes: what was loaded before stays served. */
+/* A next table that failed to fill or number goes: what was loaded before stays served. */
 static napi_value drop_failed(forage_session *s) {
-  table_staged_free(s->staged);
-  s->staged = NULL;
+  table_next_free(s->next_table);
+  s->next_table = NULL;
   return NULL;
 }
 
-/* stageTable(session, spec): starts the next table, empty and not served, replacing any staged
- * one; spec carries entryTimeout, attrTimeout and negativeTimeout beside the node fields. */
-napi_value js_stage_table(napi_env env, napi_callback_info info) {
+/* startNextTable(session, spec): starts the next table, empty and not served, replacing any one
+ * started before; spec carries entryTimeout, attrTimeout and negativeTimeout beside the node fields. */
+napi_value js_start_next_table(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   forage_session *s;
   if (!js_args(env, info, 2, argv) || !js_session(env, argv[0], &s)) return NULL;
@@ -156,37 +156,37 @@ napi_value js_stage_table(napi_env env, napi_callback_info info) {
         !js_double(env, v, &timeouts[i]))
       return NULL;
   }
-  staged_table *st = table_stage(env, argv[1]);
+  next_table *st = table_start(env, argv[1]);
   if (!st) return NULL;
   st->table->entry_timeout = timeouts[0];
   st->table->attr_timeout = timeouts[1];
   st->table->negative_timeout = timeouts[2];
-  table_staged_free(s->staged);
-  s->staged = st;
+  table_next_free(s->next_table);
+  s->next_table = st;
   return js_undefined(env);
 }
 
-/* fillStagedTable(session, spec, maxNodes) -> true once the whole spec is in. */
-napi_value js_fill_staged_table(napi_env env, napi_callback_info info) {
+/* fillNextTable(session, spec, maxNodes) -> true once the whole spec is in. */
+napi_value js_fill_next_table(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   forage_session *s;
   double budget;
-  if (!staged_of(env, info, 3, argv, &s) || !js_double(env, argv[2], &budget)) return NULL;
+  if (!next_of(env, info, 3, argv, &s) || !js_double(env, argv[2], &budget)) return NULL;
   bool done = false;
   uint32_t nodes = budget < 1 ? 1 : budget > UINT32_MAX ? UINT32_MAX : (uint32_t)budget;
-  if (!table_fill(env, s->staged, argv[1], nodes, &done)) return drop_failed(s);
+  if (!table_fill(env, s->next_table, argv[1], nodes, &done)) return drop_failed(s);
   return js_boolean(env, done);
 }
 
-/* serveStagedTable(session, { inos, parents }): numbers the filled table and serves it from now
+/* serveNextTable(session, { inos, parents }): numbers the filled table and serves it from now
  * on, in place of the one before (one pointer). */
-napi_value js_serve_staged_table(napi_env env, napi_callback_info info) {
+napi_value js_serve_next_table(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   forage_session *s;
-  if (!staged_of(env, info, 2, argv, &s)) return NULL;
-  node_table *t = table_number(env, s->staged, argv[1]);
+  if (!next_of(env, info, 2, argv, &s)) return NULL;
+  node_table *t = table_number(env, s->next_table, argv[1]);
   if (!t) return drop_failed(s);
-  s->staged = NULL;
+  s->next_table = NULL;
   /* The reader processes each request under the lock, so none sees part of each table. */
   session_lock(s);
   node_table *old = s->table;
@@ -196,12 +196,12 @@ napi_value js_serve_staged_table(napi_env env, napi_callback_info info) {
   return js_undefined(env);
 }
 
-/* dropStagedTable(session): frees the staged table, if any. */
-napi_value js_drop_staged_table(napi_env env, napi_callback_info info) {
+/* dropNextTable(session): frees the next table, if any. */
+napi_value js_drop_next_table(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   forage_session *s;
   if (!js_args(env, info, 1, argv) || !js_session(env, argv[0], &s)) return NULL;
-  table_staged_free(s->staged);
-  s->staged = NULL;
+  table_next_free(s->next_table);
+  s->next_table = NULL;
   return js_undefined(env);
 }

@@ -21,7 +21,14 @@ export type {
 } from "./catalog/types.js";
 export type { ForageValidator } from "./describe/schema-projection.js";
 export { createExampleCatalog, scaledExampleOperations } from "./example/example-catalog.js";
-export { ForageError, type ForageErrorCode, isForageError } from "./forage-error.js";
+export {
+  type ErrorIssue,
+  type ExtraErrorDetails,
+  ForageError,
+  type ForageErrorCode,
+  type ForageErrorDetails,
+  isForageError,
+} from "./forage-error.js";
 export {
   type JsonSchemaDialect,
   type JsonSchemaToZodOptions,

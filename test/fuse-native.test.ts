@@ -30,9 +30,9 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { INVALIDATION_BATCH } from "../src/fuse/mount.js";
 import type { NativeBinding, NativeHandlers, NativeSession } from "../src/fuse/native-binding.js";
 import type { NodeTableSpec } from "../src/fuse/node-table.js";
+import { INVALIDATION_BATCH } from "../src/fuse/revision-swap.js";
 import {
   type Daemon,
   forceUnmount,
@@ -563,7 +563,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect([missing, file, full].some(isMounted)).toBe(false);
   });
 
-  test("refuses a malformed node table with a TypeError, drops what it staged and keeps the one it serves", async () => {
+  test("refuses a malformed node table with a TypeError, drops its next table and keeps the one it serves", async () => {
     const path = newMountpoint("bad-table");
     // Mounted in this process, but never read from it: nothing here may block on the mount.
     const { binding, session, ended } = bareMount(path);
@@ -584,20 +584,16 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
       });
       const load = (fields: Partial<Record<string, unknown>>) => () => {
         const spec = node(fields) as unknown as NodeTableSpec;
-        loadStaged(binding, session, spec);
+        serveWhole(binding, session, spec);
       };
       expect(load({})).not.toThrow();
-      // Whatever failed, nothing stays staged: the next serve has nothing to serve.
+      // Whatever failed, no next table stays: the next serve has nothing to serve.
       expect(load({ inos: Float64Array.of(1, 1) })).toThrow(/share an inode number/);
-      expect(() => binding.serveStagedTable(session, node() as unknown as NodeTableSpec)).toThrow(
-        /no node table is staged/,
-      );
-      binding.stageTable(session, node() as unknown as NodeTableSpec);
-      expect(() => binding.serveStagedTable(session, node() as unknown as NodeTableSpec)).toThrow(/not filled yet/);
-      binding.dropStagedTable(session);
-      expect(() => binding.fillStagedTable(session, node() as unknown as NodeTableSpec, 1)).toThrow(
-        /no node table is staged/,
-      );
+      expect(() => binding.serveNextTable(session, node() as unknown as NodeTableSpec)).toThrow(/no next node table/);
+      binding.startNextTable(session, node() as unknown as NodeTableSpec);
+      expect(() => binding.serveNextTable(session, node() as unknown as NodeTableSpec)).toThrow(/not filled yet/);
+      binding.dropNextTable(session);
+      expect(() => binding.fillNextTable(session, node() as unknown as NodeTableSpec, 1)).toThrow(/no next node table/);
       expect(load({ modes: Uint32Array.of(0o040555) })).toThrow(TypeError); // wrong length
       expect(load({ inos: Float64Array.of(1, 1) })).toThrow(/share an inode number/);
       expect(load({ inos: Float64Array.of(1, 0.5) })).toThrow(/positive integers/);
@@ -651,7 +647,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
         attrTimeout: 0,
         negativeTimeout: 0,
       } as unknown as NodeTableSpec;
-      loadStaged(binding, session, spec);
+      serveWhole(binding, session, spec);
       const inode = async (name: string) => Number((await tool("stat", ["-c", "%i", join(path, name)])).trim());
       expect([await inode("a.txt"), await inode("d"), await inode("d/b.txt")]).toEqual([a, d, b]);
       expect(await tool("cat", [join(path, "a.txt"), join(path, "d", "b.txt")])).toBe("alpha\nbeta\n");
@@ -758,9 +754,9 @@ function bareMount(path: string): { binding: NativeBinding; session: NativeSessi
   return { binding, session, ended };
 }
 
-/** Stages a table, fills it a node at a time and serves it: what src/fuse/table-loader.ts does. */
-function loadStaged(binding: NativeBinding, session: NativeSession, spec: NodeTableSpec): void {
-  binding.stageTable(session, spec);
-  while (!binding.fillStagedTable(session, spec, 1));
-  binding.serveStagedTable(session, spec);
+/** Starts a next table, fills it a node at a time and serves it: what src/fuse/revision-swap.ts does. */
+function serveWhole(binding: NativeBinding, session: NativeSession, spec: NodeTableSpec): void {
+  binding.startNextTable(session, spec);
+  while (!binding.fillNextTable(session, spec, 1));
+  binding.serveNextTable(session, spec);
 }

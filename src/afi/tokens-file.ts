@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { boundMatcher } from "../catalog/bound-patterns.js";
-import { ForageError } from "../forage-error.js";
+import { ForageError, type ForageErrorDetails } from "../forage-error.js";
 
 /** One line of a tokens file: a bearer token and the bound patterns of the view it selects. */
 export interface TokenGrant {
@@ -103,6 +103,6 @@ function readSecretFile(file: string, what: string): string {
   }
 }
 
-function invalid(message: string, details: Record<string, unknown>): ForageError {
+function invalid(message: string, details: ForageErrorDetails["invalid_argument"]): ForageError<"invalid_argument"> {
   return new ForageError("invalid_argument", message, details);
 }

@@ -27,4 +27,5 @@ export {
   type NativeSession,
   nativeAddonPath,
 } from "./native-binding.js";
-export { type Invalidation, TreeFilesystem, type TreeFilesystemOptions } from "./tree-filesystem.js";
+export type { Invalidation } from "./revision-swap.js";
+export { TreeFilesystem, type TreeFilesystemOptions } from "./tree-filesystem.js";

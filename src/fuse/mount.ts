@@ -9,6 +9,7 @@
  * SIGTERM and SIGHUP.
  */
 import { resolve } from "node:path";
+import { ForageError } from "../forage-error.js";
 import { runInSlices, runToEnd, SlicesCancelled } from "../slices.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { allowOtherRefusal } from "./allow-other.js";
@@ -16,13 +17,10 @@ import { trace, tracing, watchStalls } from "./mount-trace.js";
 import { prepareMountpoint } from "./mountpoint.js";
 import { lockMountpoint, type MountpointLock } from "./mountpoint-lock.js";
 import { loadNativeBinding, type NativeBinding, type NativeSession } from "./native-binding.js";
-import type { WalkedNodeTable } from "./node-table.js";
+import { type WalkedNodeTable, walkNodeTable } from "./node-table.js";
+import { RevisionSwap } from "./revision-swap.js";
 import { settleHeap } from "./settle-heap.js";
-import { TableLoader } from "./table-loader.js";
 import { TreeFilesystem } from "./tree-filesystem.js";
-
-/** Inodes (and entries) per invalidation batch: copying one takes the addon about a millisecond. */
-export const INVALIDATION_BATCH = 4096;
 
 /**
  * How long a mount that defers its table waits before rendering it (docs/native.md, "Serving
@@ -107,8 +105,9 @@ export interface MountHandle {
   /** Resolves once the node table serves the first tree (at once unless deferTable); never rejects. */
   readonly tableServed: Promise<void>;
   /**
-   * Atomically serves `tree` from now on, then invalidates the kernel's caches. Its table is
-   * rendered in slices between requests; the old revision is served until then.
+   * Swaps `tree` in (revision-swap.ts): builds its next table in slices between requests while
+   * the old revision is served, installs it atomically, then retires the old revision from the
+   * kernel's caches.
    */
   swap(tree: VirtualTree): Promise<void>;
   /** Unmounts; resolves once the mount is gone. Safe to call twice. */
@@ -149,7 +148,7 @@ export async function mountTree(
 ): Promise<MountHandle> {
   const native = loadNativeBinding();
   const refusal = options.allowOther ? allowOtherRefusal() : undefined;
-  if (refusal !== undefined) throw new Error(refusal);
+  if (refusal !== undefined) throw new ForageError("unsupported", refusal, { feature: "allow_other" });
   const lock = await lockMountpoint(resolve(mountpoint));
   try {
     return mountLocked(native, tree, resolve(mountpoint), options, lock);
@@ -183,10 +182,10 @@ function mountLocked(
 }
 
 /**
- * Walks the table, then mounts and loads it, rendering its files, before
- * the first request is served (so a tree that fails to list leaves nothing
- * mounted, and one the addon refuses is unmounted). A function of its own so
- * that no frame still holds the table's bytes when settleHeap runs.
+ * Walks the first table, then mounts, builds and installs it, rendering its
+ * files, before the first request is served (so a tree that fails to list
+ * leaves nothing mounted, and one the addon refuses is unmounted). A function
+ * of its own so that no frame still holds the table's bytes when settleHeap runs.
  */
 function mountWithTable(
   native: NativeBinding,
@@ -196,7 +195,8 @@ function mountWithTable(
   options: MountOptions,
   lock: MountpointLock,
 ): Mount {
-  return new Mount(native, filesystem, runToEnd(filesystem.walkSteps(tree)), path, options, lock);
+  const walked = runToEnd(walkNodeTable(tree, filesystem.tableSettings()));
+  return new Mount(native, filesystem, walked, path, options, lock);
 }
 
 class Mount implements MountHandle {
@@ -205,14 +205,14 @@ class Mount implements MountHandle {
   readonly #native: NativeBinding;
   readonly #filesystem: TreeFilesystem;
   readonly #session: NativeSession;
-  readonly #loader: TableLoader;
+  readonly #swap: RevisionSwap;
   readonly #onExit = (): void => this.#native.unmount(this.#session, true);
   readonly #onSignal = (signal: NodeJS.Signals): void => this.#unmountAndDie(signal);
   readonly #onError: (error: unknown) => void;
   #open = true;
   /** unmount() was asked: the session may be torn down before onClose says so, so nothing more is sent. */
   #closing = false;
-  /** The table work in progress (the first table, then each swap), so that they run one at a time. */
+  /** The swap in progress (the first table's, then each tree's), so that they run one at a time. */
   #tableWork: Promise<unknown>;
   readonly tableServed: Promise<void>;
 
@@ -253,10 +253,10 @@ class Mount implements MountHandle {
         },
       },
     );
-    this.#loader = new TableLoader(native, this.#session, filesystem);
+    this.#swap = new RevisionSwap(native, this.#session, filesystem.revision, filesystem.tableSettings());
     try {
-      // The first revision's table: the kernel holds nothing yet, so there is nothing to invalidate.
-      if (walked) this.#loader.loadNow(filesystem.tree, walked);
+      // The first revision's table: the kernel holds nothing yet, so there is nothing to retire.
+      if (walked) this.#swap.installNow(filesystem.tree, walked);
     } catch (error) {
       native.unmount(this.#session, true);
       throw error;
@@ -287,9 +287,9 @@ class Mount implements MountHandle {
   }
 
   /**
-   * Renders and stages the first table between requests, then swaps it in; a failure leaves the
-   * handlers serving. The kernel holds nothing but what the handlers told it, which the table
-   * repeats: the same revision, whose invalidation would drop only what is still true.
+   * Builds the first table between requests, then installs it; a failure leaves the handlers
+   * serving. The kernel holds nothing but what the handlers told it, which the table repeats: the
+   * same revision, so there is nothing to retire.
    */
   async #tableInBackground(tree: VirtualTree): Promise<void> {
     // What the caller asks right after mounting comes before the table's first step, which stats
@@ -299,7 +299,7 @@ class Mount implements MountHandle {
     const started = performance.now();
     try {
       // Swaps wait for this load (#tableWork), so only closing can cancel it.
-      await this.#loader.load(tree, () => this.#gone());
+      await this.#swap.installInSlices(tree, () => this.#gone());
       // Once the frame that held the rendered bytes is gone, as at a mount that builds its table first.
       settleHeap(() => this.#native.releaseFreeMemory());
       const cpu = process.cpuUsage();
@@ -344,31 +344,10 @@ class Mount implements MountHandle {
     const closedError = (): Error => new Error(`forage mount at ${this.mountpoint} is closed`);
     if (closed()) throw closedError();
     // A tree that fails to render, or a table the addon refuses, throws here and changes nothing.
-    const { inodes, parents, names } = await this.#loader.load(tree, closed).catch((error: unknown) => {
+    const invalidation = await this.#swap.installInSlices(tree, closed).catch((error: unknown) => {
       throw error instanceof SlicesCancelled ? closedError() : error;
     });
-    this.#native.setMtime(this.#session, Date.now() / 1000);
-    // In batches, one after the other: the addon copies each batch's arrays on the JS thread.
-    let handing = 0;
-    for (let from = 0; from === 0 || from < Math.max(inodes.length, names.length); from += INVALIDATION_BATCH) {
-      if (this.#gone()) return; // the kernel side is gone, or going, and with it what it cached
-      const to = from + INVALIDATION_BATCH;
-      const started = performance.now();
-      const invalidated = new Promise<void>((done) =>
-        this.#native.invalidate(
-          this.#session,
-          inodes.slice(from, to),
-          parents.slice(from, to),
-          names.slice(from, to),
-          () => done(),
-        ),
-      );
-      handing = Math.max(handing, performance.now() - started);
-      await invalidated;
-    }
-    trace(
-      `invalidation of ${inodes.length} inodes and ${names.length} entries handed over in batches of at most ${handing.toFixed(1)} ms`,
-    );
+    await this.#swap.retire(invalidation, closed);
   }
 
   async unmount(): Promise<void> {

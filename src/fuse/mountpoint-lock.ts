@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { basename, dirname, join } from "node:path";
+import { ForageError } from "../forage-error.js";
 
 /** Who holds a mountpoint's lock, as it answers. */
 export interface LockHolder {
@@ -65,10 +66,12 @@ export async function lockMountpoint(path: string): Promise<MountpointLock> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
     const holder = await lockHolder(path);
-    throw new Error(
+    throw new ForageError(
+      "invalid_argument",
       holder === undefined
         ? `mountpoint ${path} is being mounted by another process (busy starting, it did not answer); not mounting twice`
         : `mountpoint ${path} is already mounted by forage (pid ${holder.pid}); unmount it first: forage unmount ${path}`,
+      holder === undefined ? { mountpoint: path } : { mountpoint: path, pid: holder.pid },
     );
   }
   server.unref();

@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { ForageError } from "../forage-error.js";
 
 /** Errors `stat` gives on a FUSE mount whose daemon is gone (e.g. after kill -9). */
 const DEAD_MOUNT_CODES = new Set(["ENOTCONN", "ECONNABORTED"]);
@@ -68,14 +69,18 @@ export function clearStaleMount(path: string): boolean {
   // Only FUSE mounts: a hung network mount also says ENOTCONN, and is not ours to drop.
   const type = mountedType(canonicalParent(path)) ?? "";
   if (!/^fuse(blk)?(\.|$)/.test(type)) {
-    throw new Error(
+    throw refused(
+      path,
       `${path} is not reachable (${code}) and is not a FUSE mount (${type || "type unknown"}); not touching it`,
     );
   }
   run("fusermount3", ["-u", "-z", path]);
   if (DEAD_MOUNT_CODES.has(statError(path) ?? "") && process.getuid?.() === 0) run("umount", ["-l", path]);
   if (DEAD_MOUNT_CODES.has(statError(path) ?? "")) {
-    throw new Error(`${path} is a dead FUSE mount (${code}) and could not be cleared; run: fusermount3 -u -z ${path}`);
+    throw refused(
+      path,
+      `${path} is a dead FUSE mount (${code}) and could not be cleared; run: fusermount3 -u -z ${path}`,
+    );
   }
   return true;
 }
@@ -88,7 +93,8 @@ export interface MountpointOptions {
 /**
  * Makes `path` (absolute) ready to mount on: clears a dead mount, then
  * requires an existing, empty directory that is not already a mount point.
- * Every failure is an Error that names the path and what is wrong.
+ * Every failure is a ForageError "invalid_argument" that names the path and what is wrong
+ * (details: `mountpoint`).
  * Returns the canonical path (symlinks resolved), as the kernel will list it.
  */
 export function prepareMountpoint(path: string, options: MountpointOptions = {}): string {
@@ -98,16 +104,24 @@ export function prepareMountpoint(path: string, options: MountpointOptions = {})
     isDirectory = statSync(path).isDirectory();
   } catch (error) {
     const code = errorCode(error);
-    if (code === "ENOENT") throw new Error(`mountpoint ${path} does not exist; create it first (mkdir -p ${path})`);
-    throw new Error(`mountpoint ${path} cannot be used: ${code ?? String(error)}`);
+    if (code === "ENOENT") throw refused(path, `mountpoint ${path} does not exist; create it first (mkdir -p ${path})`);
+    throw refused(path, `mountpoint ${path} cannot be used: ${code ?? String(error)}`);
   }
-  if (!isDirectory) throw new Error(`mountpoint ${path} is not a directory`);
+  if (!isDirectory) throw refused(path, `mountpoint ${path} is not a directory`);
   const canonical = realpathSync(path);
   const type = mountedType(canonical);
   if (type)
-    throw new Error(`mountpoint ${path} is already mounted (${type}); unmount it first (fusermount3 -u ${path})`);
+    throw refused(path, `mountpoint ${path} is already mounted (${type}); unmount it first (fusermount3 -u ${path})`);
   if (!options.nonEmpty && readdirSync(canonical).length > 0) {
-    throw new Error(`mountpoint ${path} is not empty; mounting would hide its files (use -o nonempty to do it anyway)`);
+    throw refused(
+      path,
+      `mountpoint ${path} is not empty; mounting would hide its files (use -o nonempty to do it anyway)`,
+    );
   }
   return canonical;
+}
+
+/** A mountpoint that cannot be mounted on. */
+function refused(mountpoint: string, message: string): ForageError<"invalid_argument"> {
+  return new ForageError("invalid_argument", message, { mountpoint });
 }

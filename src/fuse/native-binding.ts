@@ -10,7 +10,8 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { NodeTableNumbers, StagedTableSpec } from "./node-table.js";
+import { ForageError } from "../forage-error.js";
+import type { NextTableSpec, NodeTableNumbers } from "./node-table.js";
 
 /** An opaque mounted session. */
 export type NativeSession = { readonly __brand: "forage_fuse.session" };
@@ -99,24 +100,24 @@ export interface NativeBinding {
   unmount(session: NativeSession, force: boolean): void;
   setMtime(session: NativeSession, seconds: number): void;
   /**
-   * Starts the next node table, empty: nothing serves it until serveStagedTable. Replaces any
-   * table staged before. Throws a TypeError when `table` has no nodes or too many.
+   * Starts the next node table, empty: nothing serves it until serveNextTable. Replaces any next
+   * table started before. Throws a TypeError when `table` has no nodes or too many.
    */
-  stageTable(session: NativeSession, table: StagedTableSpec): void;
+  startNextTable(session: NativeSession, table: NextTableSpec): void;
   /**
-   * Copies up to `maxNodes` more nodes of `table` (the one stageTable was given) into the staged
+   * Copies up to `maxNodes` more nodes of `table` (the one startNextTable was given) into the next
    * table; true once all are in. A malformed table throws a TypeError and is dropped.
    */
-  fillStagedTable(session: NativeSession, table: StagedTableSpec, maxNodes: number): boolean;
+  fillNextTable(session: NativeSession, table: NextTableSpec, maxNodes: number): boolean;
   /**
-   * Numbers the filled staged table and serves it from now on, in place of the one before, in
+   * Numbers the filled next table and serves it from now on, in place of the one before, in
    * one step: the addon answers lookup, getattr, readdir, open, read and readlink of its nodes
    * itself, and forwards the rest to the handlers. Malformed numbers throw a TypeError and drop
-   * the staged table; the old one is still served.
+   * the next table; the old one is still served.
    */
-  serveStagedTable(session: NativeSession, numbers: NodeTableNumbers): void;
-  /** Frees the staged table, if any (a load that failed or was given up); what is served stays. */
-  dropStagedTable(session: NativeSession): void;
+  serveNextTable(session: NativeSession, numbers: NodeTableNumbers): void;
+  /** Frees the next table, if any (a build that failed or was given up); what is served stays. */
+  dropNextTable(session: NativeSession): void;
   /** Returns the C heap's free pages to the kernel (glibc malloc_trim); true when some were. */
   releaseFreeMemory(): boolean;
   /**
@@ -163,8 +164,10 @@ export const FUSE_INSTALL_HINT =
   "apt-get install fuse3 libfuse3-dev, then npm rebuild @fungi.computer/forage (or node scripts/build-native.mjs in a checkout)";
 
 /** Thrown when mounting is impossible on this machine; the message says what to install. */
-export class FuseUnavailableError extends Error {
-  override readonly name = "FuseUnavailableError";
+export class FuseUnavailableError extends ForageError<"unsupported"> {
+  constructor(message: string) {
+    super("unsupported", message, { feature: "fuse" });
+  }
 }
 
 /** Where the built addon lives; FORAGE_FUSE_ADDON overrides it. */

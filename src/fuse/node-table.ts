@@ -15,14 +15,14 @@ import { childPath } from "../tree/tree-path.js";
 import type { TreeNodeInfo, TreeNodeKind, VirtualTree } from "../tree/virtual-tree.js";
 import { type InodeNode, type InodeTable, ROOT_INO } from "./inode-table.js";
 
-/** A table's inode numbers: what NativeBinding.serveStagedTable takes. */
+/** A table's inode numbers: what NativeBinding.serveNextTable takes. */
 export interface NodeTableNumbers {
   readonly inos: Float64Array;
   readonly parents: Float64Array;
 }
 
-/** A table but its inode numbers: what NativeBinding.stageTable and fillStagedTable take. */
-export interface StagedTableSpec {
+/** A table but its inode numbers: what NativeBinding.startNextTable and fillNextTable take. */
+export interface NextTableSpec {
   readonly modes: Uint32Array;
   /** NODE_FORWARD and NODE_UNLISTED bits (NativeConstants). */
   readonly flags: Uint32Array;
@@ -37,7 +37,7 @@ export interface StagedTableSpec {
 }
 
 /** A whole table, numbered. */
-export type NodeTableSpec = StagedTableSpec & NodeTableNumbers;
+export type NodeTableSpec = NextTableSpec & NodeTableNumbers;
 
 /**
  * Most file bytes a table holds. A catalog within its bounds renders to far less (57 MB at
@@ -63,7 +63,7 @@ export interface NodeTableSettings {
  */
 export interface NumberedNodeTable {
   readonly numbers: NodeTableNumbers;
-  /** In table order; the root first. Revision.commit puts them in the inode table once the addon serves the table. */
+  /** In table order; the root first. Revision.install puts them in the inode table once the addon serves the table. */
   readonly nodes: readonly InodeNode[];
 }
 
@@ -78,7 +78,7 @@ export interface WalkedNodeTable {
   readonly paths: readonly string[];
   readonly parentIndex: readonly number[];
   readonly kinds: readonly TreeNodeKind[];
-  readonly spec: StagedTableSpec;
+  readonly spec: NextTableSpec;
   readonly contents: TableContents;
 }
 
@@ -139,7 +139,7 @@ export class TableContents {
   readonly #tree: VirtualTree;
   readonly #paths: readonly string[];
   readonly #infos: readonly TreeNodeInfo[];
-  readonly #spec: StagedTableSpec;
+  readonly #spec: NextTableSpec;
   readonly #forwardFlag: number;
   #room: number;
   #rendered = 0;
@@ -148,7 +148,7 @@ export class TableContents {
     tree: VirtualTree,
     paths: readonly string[],
     infos: readonly TreeNodeInfo[],
-    spec: StagedTableSpec,
+    spec: NextTableSpec,
     settings: NodeTableSettings,
   ) {
     this.#tree = tree;
@@ -183,7 +183,7 @@ const NUMBER_CHUNK_NODES = 256;
 
 /**
  * Numbers a walked tree (a path that keeps its kind keeps its number), yielding every few
- * hundred nodes, without touching the inode table: until Revision.commit, a table the addon refuses
+ * hundred nodes, without touching the inode table: until Revision.install, a table the addon refuses
  * changes nothing. Numbers depend on the inode table's live paths, which the handlers may change
  * between steps: whoever serves the numbers must check they are still those (InodeTable.watchPaths).
  */

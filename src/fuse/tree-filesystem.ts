@@ -2,20 +2,19 @@
  * Serves a VirtualTree through the native FUSE binding: the request
  * handlers of one mount, each a short dispatch to the part that knows.
  *
- * - `walkSteps()` flattens the whole tree for the addon, which then answers
+ * - The node table flattens the whole tree for the addon, which then answers
  *   every request about it without JS (node-table.ts). The handlers below
  *   serve what the table leaves out: control files, the names an unlisted
  *   directory (/.search) makes on lookup, and inodes a swap removed.
  * - Inodes come from an InodeTable (inode-table.ts); paths go to the tree.
  * - Modes, sizes and timeouts: attributes.ts. Negative entries:
  *   negative-entries.ts. Open files of all three kinds: open-files.ts.
- *   readdir pages: directory-pages.ts. The swap and what it invalidates:
- *   revision-swap.ts.
+ *   readdir pages: directory-pages.ts. The revision served, and how a swap
+ *   builds, installs and retires one: revision-swap.ts.
  * - TreeErrors map to errno (errno.ts); anything unexpected is EIO and is
  *   reported through onError.
  */
 import { constants as fsConstants } from "node:fs";
-import { runToEnd, type Steps } from "../slices.js";
 import { childPath } from "../tree/tree-path.js";
 import { TreeError, type TreeNodeInfo, type VirtualTree } from "../tree/virtual-tree.js";
 import { Attributes, CONTROL_MODE, sizeOf } from "./attributes.js";
@@ -25,11 +24,9 @@ import { errno, errnoFor, isExpectedTreeError, treeErrorCode } from "./errno.js"
 import { type InodeNode, InodeTable } from "./inode-table.js";
 import type { NativeBinding, NativeHandlers } from "./native-binding.js";
 import { NegativeEntries } from "./negative-entries.js";
-import { type NodeTableSettings, type WalkedNodeTable, walkNodeTable } from "./node-table.js";
+import type { NodeTableSettings } from "./node-table.js";
 import { OpenFiles } from "./open-files.js";
-import { type Invalidation, type PlannedSwap, Revision } from "./revision-swap.js";
-
-export type { Invalidation, PlannedSwap } from "./revision-swap.js";
+import { Revision } from "./revision-swap.js";
 
 /** Linux's O_ACCMODE (not in fs.constants). */
 const O_ACCMODE = 3;
@@ -66,9 +63,17 @@ export class TreeFilesystem {
     this.#native = native;
     this.#options = options;
     this.#attributes = new Attributes(options.controlFiles !== false, options.attrTimeout);
-    this.#revision = new Revision(this.#inodes, tree);
     this.#negative = new NegativeEntries(options.negativeTimeout, options.maxNegativeEntries);
     this.#pages = new DirectoryPages(this.#attributes, this.#inodes);
+    this.#revision = new Revision(this.#inodes, this.#negative, tree, () => {
+      this.#pages.newRevision();
+      this.#files.newRevision();
+    });
+  }
+
+  /** The revision served, which a RevisionSwap replaces (revision-swap.ts). */
+  get revision(): Revision {
+    return this.#revision;
   }
 
   get tree(): VirtualTree {
@@ -99,44 +104,8 @@ export class TreeFilesystem {
     };
   }
 
-  /**
-   * Walks the node table of `tree`, yielding after each directory (src/slices.ts), and touching
-   * nothing else: meanwhile the current revision is served as before. Its files are rendered as
-   * it is staged (TableLoader); then `planSteps` numbers it, and the table is served and
-   * committed in one synchronous step.
-   */
-  walkSteps(tree: VirtualTree): Steps<WalkedNodeTable> {
-    return walkNodeTable(tree, this.#tableSettings());
-  }
-
-  /**
-   * Numbers a table `walkSteps` made of `tree` and works out what its commit changes and
-   * invalidates, in steps, changing nothing: a tree that fails to render or a table the addon
-   * refuses leaves the current revision in place. Then, in one synchronous step: `holding`,
-   * serve the table with its numbers, `commit`.
-   */
-  planSteps(tree: VirtualTree, walked: WalkedNodeTable): Steps<PlannedSwap> {
-    return this.#revision.plan(tree, walked);
-  }
-
-  /** `plan` if it still holds, else the same plan made again now (a handler changed a path it counted on). */
-  holding(plan: PlannedSwap, walked: WalkedNodeTable): PlannedSwap {
-    return this.#revision.holds(plan) ? plan : runToEnd(this.planSteps(plan.tree, walked));
-  }
-
-  /**
-   * Makes the tree of `plan` (from `holding`, whose numbers the addon now serves) the one served;
-   * returns the kernel caches to invalidate (revision-swap.ts). Files opened through JS keep the
-   * bytes they opened; files opened by the addon (fh 0) read the new revision once their cached
-   * pages are invalidated, so a reader in the middle of one may see the new bytes from there on.
-   */
-  commit(plan: PlannedSwap): Invalidation {
-    this.#pages.newRevision();
-    this.#files.newRevision();
-    return this.#revision.commit(plan, this.#negative);
-  }
-
-  #tableSettings(): NodeTableSettings {
+  /** How this mount's node tables are made: modes, flags and timeouts. */
+  tableSettings(): NodeTableSettings {
     const c = this.#native.constants;
     return {
       modeOf: (info) => this.#attributes.mode(info),

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { ForageError } from "../forage-error.js";
+import { ForageError, isForageError } from "../forage-error.js";
 import { DEFAULT_LIST_DEADLINE_MS, MAX_LIST_PAGES, MAX_TOOLS, MAX_TOOLS_LIST_BYTES } from "./limits.js";
 import { readServerInfo } from "./server-info.js";
 import { readToolsList } from "./tools-list-intake.js";
@@ -92,7 +92,7 @@ export async function connectMcpServer(
     try {
       return await connectOver({ ...target, transport: "streamable-http" }, options);
     } catch (error) {
-      const status = error instanceof ForageError ? error.details.httpStatus : undefined;
+      const status = isForageError(error, "invalid_catalog") ? error.details.httpStatus : undefined;
       if (typeof status !== "number" || status < 400 || status >= 500 || status === 401) throw error;
       return connectOver({ ...target, transport: "sse" }, options);
     }

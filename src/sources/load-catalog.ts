@@ -2,7 +2,7 @@ import { basename, extname } from "node:path";
 import { sha256Hex } from "../catalog/canonical-json.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog, CatalogDefinition, OperationDefinition } from "../catalog/types.js";
-import { ForageError } from "../forage-error.js";
+import { ForageError, isForageError } from "../forage-error.js";
 import type { SourceInfo } from "../tree/source-info.js";
 import { detectSource } from "./detect-source.js";
 import { defaultNamespace, type LoadedSource } from "./loaded-source.js";
@@ -120,7 +120,7 @@ function invalidOperationsFailure(
       }
     }
   }
-  const path = error.details.path;
+  const path = isForageError(error, "invalid_catalog") ? error.details.path : undefined;
   const owners = sources.filter((_, index) => bySource[index]?.some((operation) => operation.path === path));
   const labels = owners.map(labelOf).join(" and ");
   return owners.length === 0 ? error : new SourceError(labels, `sources ${labels}: ${error.message}`);
@@ -134,7 +134,8 @@ async function loadNamedSource(source: SourceSpec, context: ListContext): Promis
     if (error instanceof SourceError) throw error;
     const label = sourceWord(source);
     const message = error instanceof Error ? error.message : String(error);
-    const line = error instanceof ForageError && typeof error.details.line === "number" ? `:${error.details.line}` : "";
+    const line =
+      isForageError(error, "invalid_spec") && error.details.line !== undefined ? `:${error.details.line}` : "";
     throw new SourceError(label, `source ${label}${line}: ${message}`);
   }
 }

@@ -1,5 +1,5 @@
 import { sha256Hex } from "../catalog/canonical-json.js";
-import { ForageError } from "../forage-error.js";
+import { ForageError, isForageError } from "../forage-error.js";
 import {
   connectMcpServer,
   DEFAULT_LIST_DEADLINE_MS,
@@ -75,7 +75,7 @@ function defaultServerNamespace(listing: McpListing, target: McpServerTarget): s
 /** Why a listing failed, in one line; a timeout says how to wait longer. */
 export function listFailure(error: unknown): string {
   const line = failureLine(error);
-  const timedOut = error instanceof ForageError && typeof error.details.deadlineMs === "number";
+  const timedOut = isForageError(error, "invalid_catalog") && error.details.deadlineMs !== undefined;
   return timedOut ? `${line}; set ${DEADLINE_VARIABLE} (milliseconds) to wait longer` : line;
 }
 

@@ -1,7 +1,7 @@
 // --watch reloads: a forage mount (read-write, --watch) of a copy of the source, which is
 // replaced again and again by the other of two revisions (N operations, then N - 1). Each sample
 // reads the daemon's trace lines (FORAGE_MOUNT_TRACE: the reload's time, the revision's load time,
-// the longest event-loop stall overall and during the swap alone, the synchronous switch step,
+// the longest event-loop stall overall and during the swap alone, the synchronous install,
 // the longest GC pause) and, from a reader's side, the
 // slowest stat() of a new name while the reload ran.
 import { spawn } from "node:child_process";
@@ -31,7 +31,7 @@ function slowestStat(root, seconds) {
   });
 }
 
-/** RELOADS reloads of a --watch mount at this size: [{ reloadMs, loadMs, stallMs, swapStallMs, gcPauseMs, switchMs, slowestStatMs }]. */
+/** RELOADS reloads of a --watch mount at this size: [{ reloadMs, loadMs, stallMs, swapStallMs, gcPauseMs, installMs, slowestStatMs }]. */
 export async function reloadStalls(size) {
   const source = join(tmpInProject, `reload-${size.operations}.mjs`);
   writeFileSync(source, sourceText(size.operations));
@@ -60,12 +60,12 @@ export async function reloadStalls(size) {
         stallMs: number(/reload in .*longest event-loop stall ([\d.]+) ms/),
         swapStallMs: number(/swap in .*longest event-loop stall ([\d.]+) ms/),
         gcPauseMs: number(/reload in .*longest GC pause ([\d.]+) ms/),
-        switchMs: number(/table switched in ([\d.]+) ms/),
+        installMs: number(/next table installed in ([\d.]+) ms/),
         slowestStatMs: await reader,
       };
       samples.push(sample);
       log(
-        `${size.operations} ops, reload ${reload}/${RELOADS}: ${formatMs(sample.reloadMs)} ms (load ${formatMs(sample.loadMs)} ms), longest stall ${formatMs(sample.stallMs)} ms (swap ${formatMs(sample.swapStallMs)} ms, its synchronous switch ${formatMs(sample.switchMs)} ms), longest GC pause ${formatMs(sample.gcPauseMs)} ms, slowest reader stat ${formatMs(sample.slowestStatMs)} ms`,
+        `${size.operations} ops, reload ${reload}/${RELOADS}: ${formatMs(sample.reloadMs)} ms (load ${formatMs(sample.loadMs)} ms), longest stall ${formatMs(sample.stallMs)} ms (swap ${formatMs(sample.swapStallMs)} ms, its synchronous install ${formatMs(sample.installMs)} ms), longest GC pause ${formatMs(sample.gcPauseMs)} ms, slowest reader stat ${formatMs(sample.slowestStatMs)} ms`,
       );
     }
   } finally {

@@ -97,7 +97,7 @@ export function report(environment, results) {
         `\`forage mount --watch\` reloads (${reload.samples.length}, each replacing the source with the other of two revisions that differ by one operation): ` +
           `the reload took ${spread(reload.samples.map((r) => r.reloadMs))} ms, of which loading the revision (sources, catalog, tree) ${spread(reload.samples.map((r) => r.loadMs))} ms; ` +
           `the longest event-loop stall during it (monitorEventLoopDelay in the daemon) was ${spread(reload.samples.map((r) => r.stallMs))} ms, ` +
-          `${spread(reload.samples.map((r) => r.swapStallMs))} ms during the swap alone (rendering, staging and planning the table between requests, then switching to it in ${spread(reload.samples.map((r) => r.switchMs))} ms); ` +
+          `${spread(reload.samples.map((r) => r.swapStallMs))} ms during the swap alone (building the next table between requests, then installing it in ${spread(reload.samples.map((r) => r.installMs))} ms); ` +
           `the longest garbage collection pause (perf_hooks) was ${spread(reload.samples.map((r) => r.gcPauseMs))} ms; ` +
           `the slowest stat() of a new name by a reader during the reload took ${spread(reload.samples.map((r) => r.slowestStatMs))} ms.`,
       );

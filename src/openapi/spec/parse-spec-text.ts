@@ -1,5 +1,5 @@
 import { type Document, isAlias, isMap, isScalar, parseDocument, visit } from "yaml";
-import { ForageError } from "../../forage-error.js";
+import { ForageError, type ForageErrorDetails, isForageError } from "../../forage-error.js";
 import { MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from "../limits.js";
 import { prescanYaml } from "./yaml-prescan.js";
 
@@ -66,15 +66,14 @@ export function lineAt(text: string, offset: number): number {
 }
 
 function yamlLine(error: unknown): number | undefined {
-  const line = error instanceof ForageError ? error.details.line : undefined;
-  return typeof line === "number" ? line : undefined;
+  return isForageError(error, "invalid_spec") ? error.details.line : undefined;
 }
 
 function atLine(line: number | undefined): string {
   return line === undefined ? "" : ` at line ${line}`;
 }
 
-function lineDetail(line: number | undefined): Record<string, unknown> {
+function lineDetail(line: number | undefined): ForageErrorDetails["invalid_spec"] {
   return line === undefined ? {} : { line };
 }
 
