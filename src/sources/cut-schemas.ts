@@ -35,18 +35,20 @@ export function cutSchemas(sides: SchemaSides, operation: string): CutSchemas {
   const copy: Record<string, JsonValue> = {};
   const queue: Slot[] = [];
   const enqueue = (schema: JsonValue, name: string, put: (schema: JsonValue) => void): void => {
-    // A boolean schema is no larger than its note: it stays as it is.
-    if (!isObject(schema)) {
+    const note = notCarriedSchema(`${operation} (${name})`);
+    const size = bytesOf(note);
+    // A schema no larger than its note (a boolean, a short leaf) stays whole: cutting it would cost more.
+    if (!isObject(schema) || bytesWithin(schema, size)) {
       put(schema);
       return;
     }
-    const note = notCarriedSchema(`${operation} (${name})`);
     put(note);
-    queue.push({ schema, name, note: bytesOf(note), put });
+    queue.push({ schema, name, note: size, put });
   };
   enqueue(sides.input, "input #", (schema) => (copy.input = schema));
   if (sides.output !== undefined) enqueue(sides.output, "output #", (schema) => (copy.output = schema));
-  let bytes = queue.reduce((sum, slot) => sum + slot.note, 0);
+  // Each root as it stands now: its note, or itself when it is no larger.
+  let bytes = Object.values(copy).reduce<number>((sum, root) => sum + bytesOf(root), 0);
   const cut: string[] = [];
   for (let next = 0; next < queue.length; next += 1) {
     const slot = queue[next] as Slot;
@@ -99,6 +101,28 @@ function shallowWithNotes(
     }
   }
   return taken;
+}
+
+/** Whether the JSON text of `value` is at most `limit` bytes, found without writing more than that much of it. */
+function bytesWithin(value: JsonValue, limit: number): boolean {
+  let left = limit;
+  const walk = (node: JsonValue): boolean => {
+    if (typeof node !== "object" || node === null) {
+      left -= bytesOf(node);
+      return left >= 0;
+    }
+    const entries: [string | undefined, JsonValue][] = Array.isArray(node)
+      ? node.map((item) => [undefined, item])
+      : Object.entries(node);
+    // Brackets, then a comma between members, and each key with its colon.
+    left -= 2 + Math.max(0, entries.length - 1);
+    for (const [key, item] of entries) {
+      if (key !== undefined) left -= bytesOf(key) + 1;
+      if (left < 0 || !walk(item)) return false;
+    }
+    return left >= 0;
+  };
+  return walk(value);
 }
 
 function bytesOf(value: JsonValue): number {
