@@ -34,7 +34,7 @@ export function demoteRefused(parts: readonly SourcePart[], refused: readonly Op
   const moved = parts.map(() => new Map<SourceInfo, UnvalidatedOperation[]>());
   for (const refusal of refused) {
     const { part, operation } = locate(parts, refusal.index);
-    const info = ownerOf(operation.path, parts[part]?.infos ?? []);
+    const info = ownerOf(operation, parts[part]?.infos ?? []);
     const shown = info === undefined ? undefined : shownFromSchema(operation, info, refusal.error.message);
     if (info === undefined || shown === undefined) return { ok: false, part, refusal };
     const map = moved[part] as Map<SourceInfo, UnvalidatedOperation[]>;
@@ -59,8 +59,9 @@ function locate(parts: readonly SourcePart[], index: number): { part: number; op
   throw new RangeError(`operation #${index} is in no source`);
 }
 
-/** The source whose namespace holds the operation directly (its one segment below it). */
-function ownerOf(path: unknown, infos: readonly SourceInfo[]): SourceInfo | undefined {
+/** The source whose namespace holds the operation directly (its one segment below it); none for a malformed one. */
+function ownerOf(operation: unknown, infos: readonly SourceInfo[]): SourceInfo | undefined {
+  const path = typeof operation === "object" && operation !== null ? (operation as { path?: unknown }).path : undefined;
   if (typeof path !== "string") return undefined;
   const namespace = path.slice(0, path.lastIndexOf("."));
   return infos.find((info) => info.namespace === namespace);
@@ -91,6 +92,10 @@ function shownFromSchema(
   };
 }
 
+/**
+ * Its schemas as the catalog would have projected them, or undefined when they cannot be: the catalog may
+ * have refused it for just that (a validator with no JSON Schema), and then there is nothing to show.
+ */
 function projected({ input, output }: OperationDefinition): SchemaSides | undefined {
   try {
     return {
