@@ -1,6 +1,7 @@
 /** @fungi.computer/forage: list, search and describe a catalog of operations. */
 
 export * from "./app-tools/index.js";
+export { type CatalogReport, createCatalogReport, type OperationRefusal } from "./catalog/catalog-report.js";
 export { createCatalog } from "./catalog/create-catalog.js";
 export { createForage, type ForageOptions } from "./catalog/create-forage.js";
 export * from "./catalog/limits.js";

@@ -1,11 +1,13 @@
 // docs/intake.md, "Operations too large to expand", and docs/mount.md, "Not validated operations": an operation
 // whose references break intake's expansion budget even alone is shown not validated, from its own schemas with
-// the components it references kept as `$defs` references, bounded by MAX_UNEXPANDED_BYTES; past the bound, the
-// farthest component schemas are carried as any value, and an operation whose own Path Item passes it stays left out.
+// the components it references kept as `$defs` references, bounded by MAX_UNVALIDATED_SCHEMA_BYTES (docs/mount.md,
+// "What a not-validated operation carries"); past the bound, the farthest component schemas are carried as any value,
+// each as the one note that names where the whole is, and an operation whose own Path Item passes it stays left out.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { MAX_UNEXPANDED_BYTES, splitOpenApi } from "../src/openapi/index.js";
+import { MAX_UNVALIDATED_SCHEMA_BYTES, splitOpenApi } from "../src/openapi/index.js";
+import { notCarriedSchema } from "../src/unvalidated-schema-bound.js";
 import { sh } from "./helpers/mount-daemon.js";
 import { scratchDirectories } from "./helpers/scratch.js";
 
@@ -103,7 +105,7 @@ describe("an operation too large to expand", () => {
     expect(checked.status).toBe(0);
   });
 
-  test("past MAX_UNEXPANDED_BYTES, the component schemas farthest from it are carried as any value, named", () => {
+  test("past MAX_UNVALIDATED_SCHEMA_BYTES, the component schemas farthest from it are carried as any value, named", () => {
     // D holds 200 × 60-character property names: about 14 KB. Eight copies (D0…D7), one per property of A's
     // last hop, pass 64 KiB, so the ones met last are cut.
     const longName = "x".repeat(60);
@@ -114,26 +116,27 @@ describe("an operation too large to expand", () => {
     const [left] = split.parts.flatMap((part) => part.leftOut);
     expect(left?.reason).toMatch(
       new RegExp(
-        `past the first ${MAX_UNEXPANDED_BYTES} bytes of JSON it references, \\d+ component schemas are carried as any value \\(D`,
+        `past the first ${MAX_UNVALIDATED_SCHEMA_BYTES} bytes of JSON of its schemas, \\d+ schemas are carried as any value \\(D`,
       ),
     );
     const out = join(directory(), "tree");
     expect(sh(`${cli} export fans='${write(spec)}' '${out}'`).status).toBe(0);
     const described = JSON.parse(readFileSync(join(out, "fans/fans/createFan.json"), "utf8"));
-    const cut = Object.values(described.inputSchema.$defs as Record<string, { description?: string }>).filter(
-      (schema) => schema.description?.includes("is not carried"),
+    // Each cut component is the one note every not-validated operation uses, pointing at the whole in the spec.
+    const cut = Object.entries(described.inputSchema.$defs as Record<string, unknown>).filter(
+      ([name, schema]) => JSON.stringify(schema) === JSON.stringify(notCarriedSchema(`#/components/schemas/${name}`)),
     );
     expect(cut.length).toBeGreaterThan(0);
     expect(sh(`${tsc} -p '${out}'`).status).toBe(0);
   });
 
-  test("an operation whose own Path Item passes MAX_UNEXPANDED_BYTES stays left out, with that reason", () => {
+  test("an operation whose own Path Item passes MAX_UNVALIDATED_SCHEMA_BYTES stays left out, with that reason", () => {
     const huge = fan(3000, undefined, "a-long-property-name-for-the-bound-");
     const spec = fanSpec({ fans: { parameters: [{ name: "q", in: "query", schema: huge }] } });
     const [left] = splitOpenApi(JSON.stringify(spec)).parts.flatMap((part) => part.leftOut);
     expect(left?.alone).toBeUndefined();
     expect(left?.reason).toMatch(
-      new RegExp(`more than the ${MAX_UNEXPANDED_BYTES} an operation shown unexpanded may carry`),
+      new RegExp(`more than the ${MAX_UNVALIDATED_SCHEMA_BYTES} an operation shown unexpanded may carry`),
     );
     const out = join(directory(), "tree");
     const result = sh(`${cli} export fans='${write(spec)}' '${out}'`);

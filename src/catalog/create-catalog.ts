@@ -7,7 +7,7 @@ import { MAX_CATALOG_METADATA, MAX_OPERATIONS } from "./limits.js";
 import { compareCodeUnits } from "./operation-path.js";
 import { type PreparedEntry, prepareOperation } from "./prepared-operation.js";
 import { ProjectionCache } from "./projection-cache.js";
-import type { Catalog, CatalogDefinition } from "./types.js";
+import type { Catalog, CatalogDefinition, OperationDefinition } from "./types.js";
 
 /** The prepared core behind each catalog, kept off the public object so it stays a plain frozen surface. */
 const cores = new WeakMap<Catalog, CatalogCore>();
@@ -38,11 +38,15 @@ const PREPARED_PER_STEP = 8;
 /**
  * createCatalog as steps (src/slices.ts): it yields after every few operations it prepares, each
  * chunk it stamps and every few hundred operations it indexes by path, so that a caller that serves requests meanwhile (a mount's reload) may run it
- * in slices. The same work, errors and result as createCatalog.
+ * in slices. The same work, errors and result as createCatalog. `prepare` is prepareOperation, or one that
+ * sets a refused operation aside instead of throwing (createCatalogReport, src/catalog/catalog-report.ts).
  */
-export function* createCatalogSteps(definition: CatalogDefinition): Steps<Catalog> {
+export function* createCatalogSteps(
+  definition: CatalogDefinition,
+  prepare: PrepareOperation = prepareOperation,
+): Steps<Catalog> {
   const revision = checkedRevision(definition);
-  const entries = yield* prepareAll(definition.operations);
+  const entries = yield* prepareAll(definition.operations, prepare);
   yield;
   const operations = entries.map((entry) => entry.operation);
   const stamp = yield* stampOf(entries);
@@ -73,7 +77,14 @@ function checkedRevision(definition: CatalogDefinition): string {
   return revision;
 }
 
-function* prepareAll(definitions: unknown): Steps<PreparedEntry[]> {
+/** Prepares one definition: its entry, or undefined for one set aside; throws `invalid_catalog` otherwise. */
+export type PrepareOperation = (
+  definition: OperationDefinition,
+  index: number,
+  projections: ProjectionCache,
+) => PreparedEntry | undefined;
+
+function* prepareAll(definitions: unknown, prepare: PrepareOperation): Steps<PreparedEntry[]> {
   if (!Array.isArray(definitions)) throw new ForageError("invalid_catalog", "operations must be an array");
   if (definitions.length > MAX_OPERATIONS) {
     throw new ForageError("invalid_catalog", `${definitions.length} operations, over the bound of ${MAX_OPERATIONS}`);
@@ -83,7 +94,8 @@ function* prepareAll(definitions: unknown): Steps<PreparedEntry[]> {
   let metadata = 0;
   const prepared: PreparedEntry[] = [];
   for (const [index, definition] of definitions.entries()) {
-    const entry = prepareOperation(definition, index, projections);
+    const entry = prepare(definition, index, projections);
+    if (entry === undefined) continue;
     const { operation } = entry;
     if (seen.has(operation.path)) {
       throw new ForageError("invalid_catalog", `operation ${JSON.stringify(operation.path)}: duplicate path`, {

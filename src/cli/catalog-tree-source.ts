@@ -1,8 +1,9 @@
+import { createCatalogReportSteps } from "../catalog/catalog-report.js";
 import { createCatalog, createCatalogSteps } from "../catalog/create-catalog.js";
 import { createForage } from "../catalog/create-forage.js";
-import type { Catalog, CatalogDefinition, Forage } from "../catalog/types.js";
+import type { Catalog, Forage } from "../catalog/types.js";
 import { runToEnd, type Steps } from "../slices.js";
-import { type LoadedCatalog, loadCatalog } from "../sources/load-catalog.js";
+import { type LoadedCatalog, type LoadOptions, loadCatalog } from "../sources/load-catalog.js";
 import type { SourceSpec } from "../sources/source-spec.js";
 import { catalogTreeSteps } from "../tree/catalog-tree.js";
 import { UNSUPPORTED_FILE } from "../tree/files/source-files.js";
@@ -47,9 +48,10 @@ export async function loadRevision(
   target: TreeTarget = "mount",
   run: StepRunner = runToEnd,
 ): Promise<LoadedRevision> {
-  const loaded = await loadSourcesCatalog(args.sources, args.example, (definition) =>
-    run(createCatalogSteps(definition)),
-  );
+  const loaded = await loadSourcesCatalog(args.sources, args.example, {
+    make: (definition) => run(createCatalogSteps(definition)),
+    report: (definition) => run(createCatalogReportSteps(definition)),
+  });
   return run(viewRevisionSteps(loaded, args, target));
 }
 
@@ -60,15 +62,15 @@ export async function loadRevision(
 export async function loadSourcesCatalog(
   sources: readonly SourceSpec[],
   example: boolean,
-  make?: (definition: CatalogDefinition) => Catalog | Promise<Catalog>,
+  build: Pick<LoadOptions, "make" | "report"> = {},
 ): Promise<LoadedCatalog> {
   if (example) {
     const { exampleOperations } = await import("../example/example-operations.js");
     const definition = { revision: "example.1", operations: exampleOperations };
-    return { catalog: await (make ?? createCatalog)(definition), sources: [] };
+    return { catalog: await (build.make ?? createCatalog)(definition), sources: [] };
   }
   const loaded = await loadCatalog(sources, {
-    make,
+    ...build,
     client: { name: "forage", version: packageVersion() },
     note: (line) => process.stderr.write(`forage: ${line}\n`),
   });

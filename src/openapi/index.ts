@@ -4,6 +4,7 @@
  * reads credentials or executes anything.
  */
 
+export { MAX_UNVALIDATED_SCHEMA_BYTES } from "../unvalidated-schema-bound.js";
 export * from "./limits.js";
 export { normalizeOpenApi } from "./normalize-openapi.js";
 export { RESERVED_METHOD_NAMES } from "./operation/method-names.js";

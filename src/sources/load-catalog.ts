@@ -1,5 +1,6 @@
 import { basename, extname } from "node:path";
 import { sha256Hex } from "../catalog/canonical-json.js";
+import { type CatalogReport, createCatalogReport } from "../catalog/catalog-report.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog, CatalogDefinition, OperationDefinition } from "../catalog/types.js";
 import { ForageError, isForageError } from "../forage-error.js";
@@ -8,7 +9,7 @@ import { detectSource } from "./detect-source.js";
 import { defaultNamespace, type LoadedSource } from "./loaded-source.js";
 import type { ListContext, McpClientInfo } from "./mcp-server-source.js";
 import { isCatalog, moduleExports, moduleOperations } from "./module-source.js";
-import { demoteOversized } from "./oversized-operations.js";
+import { demoteRefused } from "./oversized-operations.js";
 import { SourceError } from "./source-error.js";
 import { MODULE_EXTENSIONS } from "./source-kinds.js";
 import { type SourceSpec, sourceLabel } from "./source-spec.js";
@@ -21,11 +22,14 @@ export interface LoadedCatalog {
 }
 
 /**
- * How loadCatalog builds: `make` is createCatalog, or the same in slices for a reload; `client`
+ * How loadCatalog builds: `make` is createCatalog, or the same in slices for a reload, and `report` its
+ * one-pass report of refusals, made only when `make` refused; `client`
  * names Forage to servers; `note` takes a line for the user (a slow or failed server, a skipped one).
  */
 export interface LoadOptions {
   readonly make?: (definition: CatalogDefinition) => Catalog | Promise<Catalog>;
+  /** createCatalogReport, or the same in slices: run only once `make` refused the definition. */
+  readonly report?: (definition: CatalogDefinition) => CatalogReport | Promise<CatalogReport>;
   readonly client?: McpClientInfo;
   readonly note?: (line: string) => void;
 }
@@ -52,47 +56,36 @@ export async function loadCatalog(sources: readonly SourceSpec[], options: LoadO
   try {
     return { catalog: await make({ revision, operations: bySource.flat() }), sources: infos };
   } catch (error) {
-    const demoted = demotedRefusals(error, loaded, bySource);
-    if (demoted === undefined) throw invalidOperationsFailure(error, sources, bySource);
-    try {
-      return { catalog: await make({ revision, operations: demoted.operations }), sources: demoted.infos };
-    } catch (again) {
-      throw invalidOperationsFailure(again, sources, bySource);
+    if (!(error instanceof ForageError) || error.code !== "invalid_catalog") {
+      throw invalidOperationsFailure(error, sources, bySource);
     }
+    return withRefusalsShown(revision, loaded, bySource, options, sources);
   }
 }
 
 /**
- * The catalog refused the whole definition: each source's part that the catalog also refuses alone
- * gives up, to its not-validated list, the operations the catalog refuses one by one
- * (demoteOversized). Undefined when none could be moved, so the refusal stands as it was.
+ * The catalog refused the whole definition: made again in one pass that reports every operation it refuses
+ * on its own (createCatalogReport), each moved to its source's not-validated list (demoteRefused). A refusal
+ * of the whole definition (a duplicate path), or of an operation whose source does not describe itself
+ * (a module's), stands, naming its source.
  */
-function demotedRefusals(
-  error: unknown,
+async function withRefusalsShown(
+  revision: string,
   loaded: readonly LoadedSource[],
   bySource: readonly OperationDefinition[][],
-): { operations: OperationDefinition[]; infos: SourceInfo[] } | undefined {
-  if (!(error instanceof ForageError) || error.code !== "invalid_catalog") return undefined;
-  let moved = 0;
-  const parts = bySource.map((operations, index) => {
-    const infos = [...(loaded[index]?.infos ?? [])];
-    if (infos.length === 0 || refusedAlone(operations) === undefined) return { operations, infos };
-    const demoted = demoteOversized(operations, infos);
-    moved += demoted.moved;
-    return demoted;
-  });
-  if (moved === 0) return undefined;
-  return { operations: parts.flatMap((part) => part.operations), infos: parts.flatMap((part) => part.infos) };
-}
-
-/** The catalog's refusal of one source's operations on their own, if it refuses them. */
-function refusedAlone(operations: readonly OperationDefinition[]): ForageError | undefined {
+  options: LoadOptions,
+  sources: readonly SourceSpec[],
+): Promise<LoadedCatalog> {
+  let report: CatalogReport;
   try {
-    createCatalog({ revision: "check", operations: [...operations] });
-    return undefined;
-  } catch (error) {
-    return error instanceof ForageError ? error : undefined;
+    report = await (options.report ?? createCatalogReport)({ revision, operations: bySource.flat() });
+  } catch (again) {
+    throw invalidOperationsFailure(again, sources, bySource);
   }
+  const parts = bySource.map((operations, index) => ({ operations, infos: loaded[index]?.infos ?? [] }));
+  const demoted = demoteRefused(parts, report.refused);
+  if (!demoted.ok) throw sourceRefusal(sources[demoted.part] as SourceSpec, demoted.refusal.error);
+  return { catalog: report.catalog, sources: demoted.infos };
 }
 
 function labelOf(source: SourceSpec | undefined): string {
@@ -114,16 +107,19 @@ function invalidOperationsFailure(
     try {
       createCatalog({ revision: "check", operations });
     } catch (alone) {
-      if (alone instanceof ForageError) {
-        const label = sourceWord(sources[index] as SourceSpec);
-        return new SourceError(label, `source ${label}: ${alone.message}`);
-      }
+      if (alone instanceof ForageError) return sourceRefusal(sources[index] as SourceSpec, alone);
     }
   }
   const path = isForageError(error, "invalid_catalog") ? error.details.path : undefined;
   const owners = sources.filter((_, index) => bySource[index]?.some((operation) => operation.path === path));
   const labels = owners.map(labelOf).join(" and ");
   return owners.length === 0 ? error : new SourceError(labels, `sources ${labels}: ${error.message}`);
+}
+
+/** The catalog's refusal of one source's operation, naming the source. */
+function sourceRefusal(source: SourceSpec, refusal: ForageError): SourceError {
+  const label = sourceWord(source);
+  return new SourceError(label, `source ${label}: ${refusal.message}`);
 }
 
 /** Loads one source; any failure names it (the file or the `mcp:` command), and the line where the parser gives one. */

@@ -1,8 +1,8 @@
 import type { JsonObject, JsonValue } from "../../json-value.js";
+import { MAX_UNVALIDATED_SCHEMA_BYTES, notCarriedReason, notCarriedSchema } from "../../unvalidated-schema-bound.js";
 import { ComponentClosure } from "./component-closure.js";
 import { partShell } from "./part-document.js";
 import type { SplitOperation } from "./spec-operations.js";
-import { MAX_UNEXPANDED_BYTES } from "./split-limits.js";
 import type { WorkBudget } from "./work-budget.js";
 
 /** An operation that fits no part, as a document of its own, or why it cannot have one. */
@@ -15,7 +15,7 @@ export type AloneOperation =
  * its components are too many values) is still shown, not validated, from its own schemas
  * with the components they reference kept as references (docs/intake.md, "Operations too
  * large to expand"). Its document holds the operation and those components, each taken whole,
- * shared with the spec, never copied; their bytes are counted against MAX_UNEXPANDED_BYTES
+ * shared with the spec, never copied; their bytes are counted against MAX_UNVALIDATED_SCHEMA_BYTES
  * before the document is built.
  */
 export class AloneOperations {
@@ -29,11 +29,11 @@ export class AloneOperations {
 
   document(operation: SplitOperation): AloneOperation {
     const shell = partShell(this.#root, [operation]);
-    const { bytes, kept, cut } = this.#closure.of(shell.paths, "paths", MAX_UNEXPANDED_BYTES);
-    if (bytes > MAX_UNEXPANDED_BYTES) {
+    const { bytes, kept, cut } = this.#closure.of(shell.paths, "paths", MAX_UNVALIDATED_SCHEMA_BYTES);
+    if (bytes > MAX_UNVALIDATED_SCHEMA_BYTES) {
       return {
         ok: false,
-        reason: `its Path Item and the parameters, bodies and responses it references hold about ${bytes} bytes of JSON, more than the ${MAX_UNEXPANDED_BYTES} an operation shown unexpanded may carry`,
+        reason: `its Path Item and the parameters, bodies and responses it references hold about ${bytes} bytes of JSON, more than the ${MAX_UNVALIDATED_SCHEMA_BYTES} an operation shown unexpanded may carry`,
       };
     }
     const components: Record<string, Record<string, JsonValue>> = {};
@@ -51,16 +51,12 @@ export class AloneOperations {
   }
 }
 
-/** Said with the operation's reason, since a type that became `unknown` says nothing of why. */
+/** Said with the operation's reason: the cut component schemas, by name. */
 function cutNote(cut: ReadonlySet<string>): string {
-  const names = [...cut].slice(0, 3).map((component) => component.slice("schemas/".length));
-  const more = cut.size > names.length ? `, and ${cut.size - names.length} more` : "";
-  return `past the first ${MAX_UNEXPANDED_BYTES} bytes of JSON it references, ${cut.size} component ${cut.size === 1 ? "schema is" : "schemas are"} carried as any value (${names.join(", ")}${more})`;
+  return notCarriedReason([...cut].map((component) => component.slice("schemas/".length)));
 }
 
-/** What stands for a component schema past the bound: any value, saying which schema it is and why it is not carried. */
+/** What stands for a component schema past the bound: any value, naming the component that is the whole. */
 function cutSchema(component: string): JsonObject {
-  return {
-    description: `#/components/${component} is not carried: this operation's schemas reach more than ${MAX_UNEXPANDED_BYTES} bytes of JSON, so the schemas farthest from it are left as any value`,
-  };
+  return notCarriedSchema(`#/components/${component}`);
 }

@@ -29,13 +29,3 @@ export const MAX_SPLIT_OPERATIONS = 20_000;
  * refused at the same point on any machine. Splitting GitHub's REST spec (13 MB) takes about 1 million.
  */
 export const MAX_SPLIT_STEPS = 50_000_000;
-
-/**
- * Most bytes of JSON text an operation that fits no part may carry to be shown from its own
- * schemas (docs/intake.md, "Operations too large to expand"): its Path Item and the components
- * it references, each counted once, never expanded, taken breadth first from the operation. A
- * component schema that would pass it is carried as any value with a note saying so; a Path
- * Item whose own parameters, bodies and responses pass it leaves the operation only listed.
- * It bounds the operation's files, which render each carried schema once per side.
- */
-export const MAX_UNEXPANDED_BYTES = 64 * 1024;

@@ -51,7 +51,7 @@ export interface OpenApiSplitLeftOut {
   readonly reason: string;
   /**
    * The operation alone with the components it references, when it broke a bound even alone
-   * and they are within MAX_UNEXPANDED_BYTES: a document to read its schemas from unexpanded,
+   * and they are within MAX_UNVALIDATED_SCHEMA_BYTES: a document to read its schemas from unexpanded,
    * so it is shown not validated (docs/intake.md, "Operations too large to expand").
    */
   readonly alone?: JsonObject;
