@@ -68,18 +68,24 @@ describe("createCatalogReport", () => {
     expect(thrown(() => createCatalogReport({ revision: "", operations })).code).toBe("invalid_catalog");
   });
 
-  test("a real spec: Telegram's answerInlineQuery is refused, the other 40 operations kept", () => {
-    const file = "test/fixtures/apis-guru/telegram.org.json";
-    const spec = openApiSource(readFileSync(file, "utf8"), "telegram", file);
+  test("a real spec (bunq's API, trimmed): the two operations refused alone are set aside, the third kept", () => {
+    const file = "test/fixtures/apis-guru/bunq.com.json";
+    const spec = openApiSource(readFileSync(file, "utf8"), "bunq", file);
     const definition = {
       revision: "r",
-      operations: spec.operations.map((operation) => ({ ...operation, path: `telegram.${operation.path}` })),
+      operations: spec.operations.map((operation) => ({ ...operation, path: `bunq.${operation.path}` })),
     };
     const { catalog, refused } = createCatalogReport(definition);
-    expect(refused.map(({ error }) => error.details.path)).toEqual([
-      "telegram.answerInlineQuery.post_answerInlineQuery",
-    ]);
-    expect(refused[0]?.error.message).toMatch(/over the response bound/);
-    expect(catalog.size).toBe(definition.operations.length - 1);
+    expect(refused.map(({ error }) => error.details.path)).toEqual(["bunq.CREATE_SessionServer", "bunq.READ_User"]);
+    for (const { index, error } of refused) {
+      const alone = thrown(() =>
+        createCatalog({ revision: "r", operations: [definition.operations[index] as OperationDefinition] }),
+      );
+      expect(error.message).toBe(alone.message);
+      expect(error.message).toMatch(/over the response bound/);
+    }
+    const kept = definition.operations.filter((_, index) => !refused.some((refusal) => refusal.index === index));
+    expect(catalog.list({}).results.map(({ path }) => path)).toEqual(["bunq.CREATE_Installation"]);
+    expect(catalog.stamp()).toBe(createCatalog({ revision: "r", operations: kept }).stamp());
   });
 });
