@@ -1,9 +1,10 @@
 // Loads the query sets vendored beside this script: MetaTool (metatool/, MIT, see its README.md), its
 // Chinese and Japanese translations (multilingual/, see its README.md), the acronym cases (acronyms/) and
 // REST requests (rest/) over Trello's public spec, vendored in test/fixtures/apis-guru/.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MAX_DESCRIPTION_LENGTH } from "../../../dist/catalog/limits.js";
 import { openApiSource } from "../../../dist/sources/openapi-source.js";
 
 /** The project root: three levels above this script (scripts/bench/search-quality). */
@@ -51,7 +52,30 @@ function restSet() {
   return { name: "REST requests (Trello)", folder: "rest/", tools, queries };
 }
 
-/** Every set: `{ name, folder, tools: {id, name, description, capabilities?}[], queries: {id, split, query, relevant}[] }`. */
+/**
+ * MCP-Bench's servers and requests, when built on this machine (mcp-bench/build.mjs; not vendored, see
+ * mcp-bench/README.md): each tool is named `<server>.<tool>`, as a mount of several MCP servers names it.
+ */
+function mcpBenchSet() {
+  if (!existsSync(resolve(here, "mcp-bench/data/queries.jsonl"))) {
+    console.log("MCP-Bench: not built here (see scripts/bench/search-quality/mcp-bench/README.md); skipped.");
+    return [];
+  }
+  return [
+    {
+      name: "MCP-Bench requests",
+      folder: "mcp-bench/",
+      // Forage's catalog refuses a description over its bound; both engines get the same text, cut there.
+      tools: readJsonLines("mcp-bench/data/catalog.jsonl").map((tool) => ({
+        ...tool,
+        description: tool.description.slice(0, MAX_DESCRIPTION_LENGTH),
+      })),
+      queries: readJsonLines("mcp-bench/data/queries.jsonl"),
+    },
+  ];
+}
+
+/** Every set: `{ name, folder, tools: {id, name, server?, description, capabilities?}[], queries: {id, split, query, relevant}[] }`. */
 export function loadSets() {
   return [
     {
@@ -69,5 +93,6 @@ export function loadSets() {
       queries: readJsonLines("acronyms/queries.jsonl").map((query) => ({ ...query, split: "acronyms" })),
     },
     restSet(),
+    ...mcpBenchSet(),
   ];
 }
