@@ -28,10 +28,15 @@ const show = (path) => {
 /** The files that may declare tools: sources, outside tests, builds, websites and vendored packages. */
 const sources = git("ls-tree", "-r", "--name-only", "HEAD", "mcp_servers")
   .split("\n")
-  .filter((path) => /\.(py|ts|js)$/.test(path) && !/node_modules|\/tests?\/|test_|\.d\.ts$|\/dist\/|website|Bench\//.test(path));
+  .filter(
+    (path) =>
+      /\.(py|ts|js)$/.test(path) && !/node_modules|\/tests?\/|test_|\.d\.ts$|\/dist\/|website|Bench\//.test(path),
+  );
 
 /** A string literal of Python or JavaScript, or several joined by `+` or adjacency; its text. */
-const LITERAL = String.raw`(?:[rfbu]?"""[\s\S]*?"""|[rfbu]?'''[\s\S]*?'''|[rfbu]?"(?:[^"\\\n]|\\.)*"|[rfbu]?'(?:[^'\\\n]|\\.)*'|` + "`(?:[^`\\\\]|\\\\.)*`)";
+const LITERAL =
+  String.raw`(?:[rfbu]?"""[\s\S]*?"""|[rfbu]?'''[\s\S]*?'''|[rfbu]?"(?:[^"\\\n]|\\.)*"|[rfbu]?'(?:[^'\\\n]|\\.)*'|` +
+  "`(?:[^`\\\\]|\\\\.)*`)";
 const LITERALS = String.raw`${LITERAL}(?:\s*\+?\s*${LITERAL})*`;
 function textOf(literals) {
   const parts = literals.match(new RegExp(LITERAL, "g")) ?? [];
@@ -40,7 +45,8 @@ function textOf(literals) {
     .join("")
     .replace(/\\n/g, "\n")
     .replace(/\\(["'`])/g, "$1")
-    .replace(/\s+/g, " ")
+    .replace(/[ \t]+/g, " ")
+    .replace(/ *\n[\s]*/g, "\n")
     .trim();
 }
 
@@ -78,26 +84,43 @@ function toolsIn(text) {
     });
   }
   // Python Tool(name=..., description=...) and JavaScript { name: ..., description: ... }.
-  const pair = new RegExp(String.raw`\bname\s*[=:]\s*([^,\n]+?)\s*,\s*(?:#[^\n]*\n\s*)?description\s*[=:]\s*(${LITERALS}|[\w.]+)`, "g");
+  const pair = new RegExp(
+    String.raw`\bname\s*[=:]\s*([^,\n]+?)\s*,\s*(?:#[^\n]*\n\s*)?description\s*[=:]\s*(${LITERALS}|[\w.]+)`,
+    "g",
+  );
   for (const match of text.matchAll(pair)) {
     const name = valueOf(match[1].trim(), names);
     const description = valueOf(match[2], names);
     if (name && description) tools.push({ name, description });
   }
   // JavaScript server.tool("name", "description", ...) and registerTool("name", { description: ... }).
-  for (const match of text.matchAll(new RegExp(String.raw`\.(?:tool|registerTool)\(\s*(${LITERAL})\s*,\s*(?:\{\s*(?:title\s*:\s*${LITERAL}\s*,\s*)?description\s*:\s*)?(${LITERALS})`, "g"))) {
+  for (const match of text.matchAll(
+    new RegExp(
+      String.raw`\.(?:tool|registerTool)\(\s*(${LITERAL})\s*,\s*(?:\{\s*(?:title\s*:\s*${LITERAL}\s*,\s*)?description\s*:\s*)?(${LITERALS})`,
+      "g",
+    ),
+  )) {
     tools.push({ name: textOf(match[1]), description: textOf(match[2]) });
   }
   // A class or module declaring one tool: `name = 'x'` / `NAME = "x"` and `description = ...` / `DESCRIPTION = ...`.
-  const single = text.match(new RegExp(String.raw`\b(?:readonly\s+)?(?:name|NAME)\s*(?::\s*string\s*)?=\s*(${LITERAL})[\s\S]{0,200}?\b(?:readonly\s+)?(?:description|DESCRIPTION)\s*(?::\s*string\s*)?=\s*(${LITERALS})`));
+  const single = text.match(
+    new RegExp(
+      String.raw`\b(?:readonly\s+)?(?:name|NAME)\s*(?::\s*string\s*)?=\s*(${LITERAL})[\s\S]{0,200}?\b(?:readonly\s+)?(?:description|DESCRIPTION)\s*(?::\s*string\s*)?=\s*(${LITERALS})`,
+    ),
+  );
   if (single) tools.push({ name: textOf(single[1]), description: textOf(single[2]) });
-  return tools.filter((tool) => /^[A-Za-z_][\w-]*$/.test(tool.name) && (tool.decorated || tool.description.length >= 10));
+  return tools.filter(
+    (tool) => /^[A-Za-z_][\w-]*$/.test(tool.name) && (tool.decorated || tool.description.length >= 10),
+  );
 }
 
 /** The server each source folder is, by the task files' names for them (mcp_servers/commands.json). */
 const commands = JSON.parse(show("mcp_servers/commands.json"));
 const serverByFolder = new Map(
-  Object.entries(commands).map(([server, { cwd }]) => [resolve("/mcp_servers", cwd.replace(/^\.\.\//, "")).slice(1), server]),
+  Object.entries(commands).map(([server, { cwd }]) => [
+    resolve("/mcp_servers", cwd.replace(/^\.\.\//, "")).slice(1),
+    server,
+  ]),
 );
 const serverOf = (path) => {
   let best;
@@ -150,5 +173,7 @@ writeFileSync(resolve(out, "catalog.jsonl"), jsonl([...catalog.values()]));
 writeFileSync(resolve(out, "queries.jsonl"), jsonl(queries));
 const servers = new Map();
 for (const tool of catalog.values()) servers.set(tool.server, (servers.get(tool.server) ?? 0) + 1);
-console.log(`${catalog.size} tools from ${servers.size} servers; ${queries.length} requests (${unlabelled} without a tool found)`);
+console.log(
+  `${catalog.size} tools from ${servers.size} servers; ${queries.length} requests (${unlabelled} without a tool found)`,
+);
 for (const [server, count] of servers) console.log(`  ${server}: ${count}`);
