@@ -58,7 +58,7 @@ function constants(text) {
   }
   return found;
 }
-const valueOf = (expression, names) => {
+const stringOf = (expression, names) => {
   const literal = expression.match(new RegExp(`^${LITERALS}`));
   if (literal) return textOf(literal[0]);
   const last = expression.match(/(\w+)(?:\.value)?\s*$/);
@@ -89,8 +89,8 @@ function toolsIn(text) {
     "g",
   );
   for (const match of text.matchAll(pair)) {
-    const name = valueOf(match[1].trim(), names);
-    const description = valueOf(match[2], names);
+    const name = stringOf(match[1].trim(), names);
+    const description = stringOf(match[2], names);
     if (name && description) tools.push({ name, description });
   }
   // JavaScript server.tool("name", "description", ...) and registerTool("name", { description: ... }).
