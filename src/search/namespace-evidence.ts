@@ -1,0 +1,64 @@
+/**
+ * A namespace as evidence (docs/search.md, "A namespace vouches for its operations"): an
+ * operation's namespace is its path without the last segment (`Google_Maps` for
+ * `Google_Maps.maps_geocode`), the server or API it came from. How much the query is about a
+ * namespace is the mean score of all its operations, those the query did not reach counting 0;
+ * an operation gains a share of its namespace's mean. A request about maps then lifts every
+ * maps tool over a tool of another server that shares a few of its words, and one stray match
+ * in a large namespace about something else is worth less than a match in a namespace the query
+ * is about. In a catalog with a single namespace every operation would gain alike, so nothing is
+ * added there and scores stay as they were.
+ */
+export class NamespaceEvidence {
+  /** Each document's namespace number. */
+  readonly #of: Int32Array;
+  /** Each namespace's number of documents. */
+  readonly #sizes: Int32Array;
+
+  /** Groups `paths` by namespace; a document's number is its position in the array. */
+  constructor(paths: readonly string[]) {
+    const numbers = new Map<string, number>();
+    const sizes: number[] = [];
+    this.#of = Int32Array.from(paths, (path) => {
+      const namespace = path.slice(0, Math.max(0, path.lastIndexOf(".")));
+      let number = numbers.get(namespace);
+      if (number === undefined) {
+        number = numbers.size;
+        numbers.set(namespace, number);
+        sizes.push(0);
+      }
+      sizes[number] = (sizes[number] as number) + 1;
+      return number;
+    });
+    this.#sizes = Int32Array.from(sizes);
+  }
+
+  /** How many namespaces there are; with fewer than two the evidence tells nothing apart. */
+  get count(): number {
+    return this.#sizes.length;
+  }
+
+  /**
+   * Adds the scores of the first `count` documents of `docs` into `sums` by namespace; writes
+   * the namespaces first reached into `reached` and returns how many there are.
+   */
+  sum(docs: Int32Array, count: number, scores: Float64Array, sums: Float64Array, reached: Int32Array): number {
+    let reachedCount = 0;
+    for (let index = 0; index < count; index += 1) {
+      const doc = docs[index] as number;
+      const score = scores[doc] as number;
+      // Scores are never negative; skipping 0 keeps a namespace's sum 0 until it is first reached.
+      if (score === 0) continue;
+      const namespace = this.#of[doc] as number;
+      if (sums[namespace] === 0) reached[reachedCount++] = namespace;
+      sums[namespace] = (sums[namespace] as number) + score;
+    }
+    return reachedCount;
+  }
+
+  /** The mean score of `doc`'s namespace, from `sums` as `sum` left them. */
+  meanOf(doc: number, sums: Float64Array): number {
+    const namespace = this.#of[doc] as number;
+    return (sums[namespace] as number) / (this.#sizes[namespace] as number);
+  }
+}
