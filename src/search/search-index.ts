@@ -45,7 +45,8 @@ const COVERAGE_BONUS = 0.25;
  * A word a query repeats weighs more, saturating as BM25's query-term factor
  * does ((k3 + 1) · n / (k3 + n), 1 for a word written once): a long request
  * names what it is about more than once ("convert … converted … units …
- * units"). k3 = 7, Robertson's value at TREC, untuned.
+ * units"). k3 = 7, at the low end of the Okapi papers' 7 to 1,000; 1.2, 8 and 100 were tried
+ * (docs/search.md, "Vocabulary mismatch: what was tried").
  */
 const QUERY_TERM_K3 = 7;
 /** An operation gains this share of its namespace's mean score (namespace-evidence.ts). */

@@ -49,12 +49,13 @@ function restSet() {
   };
 }
 
-/** One vendored spec's operations (test/fixtures/apis-guru/), each under `<prefix>` when given. */
-function apiTools(file, prefix = "") {
+/** One vendored spec's operations (test/fixtures/apis-guru/), each a tool of `server` when given (`server.path`). */
+function apiTools(file, server) {
   const text = readFileSync(resolve(projectRoot, "test/fixtures/apis-guru", file), "utf8");
   return openApiSource(text, file.split(".")[0], file).operations.map((operation) => ({
-    id: `${prefix}${operation.path}`,
-    name: `${prefix}${operation.path}`,
+    id: server === undefined ? operation.path : `${server}.${operation.path}`,
+    name: operation.path,
+    ...(server === undefined ? {} : { server }),
     description: operation.description,
     capabilities: operation.capabilities,
     input: operation.input,
@@ -74,7 +75,7 @@ function restAmongApisSet() {
     "powerdns.local.json",
     "traccar.org.json",
   ];
-  const tools = specs.flatMap((file) => apiTools(file, `${file.split(".")[0]}.`));
+  const tools = specs.flatMap((file) => apiTools(file, file.split(".")[0]));
   const queries = readJsonLines("rest/queries.jsonl").map((query) => ({
     ...query,
     split: "rest",
