@@ -12,8 +12,8 @@
 export class NamespaceEvidence {
   /** Each document's namespace number. */
   readonly #of: Int32Array;
-  /** Each namespace's number of documents. */
-  readonly #sizes: Int32Array;
+  /** One over each namespace's number of documents (a product per scored document, not a division). */
+  readonly #inverseSizes: Float64Array;
 
   /** Groups `paths` by namespace; a document's number is its position in the array. */
   constructor(paths: readonly string[]) {
@@ -30,12 +30,12 @@ export class NamespaceEvidence {
       sizes[number] = (sizes[number] as number) + 1;
       return number;
     });
-    this.#sizes = Int32Array.from(sizes);
+    this.#inverseSizes = Float64Array.from(sizes, (size) => 1 / size);
   }
 
   /** How many namespaces there are; with fewer than two the evidence tells nothing apart. */
   get count(): number {
-    return this.#sizes.length;
+    return this.#inverseSizes.length;
   }
 
   /**
@@ -59,6 +59,6 @@ export class NamespaceEvidence {
   /** The mean score of `doc`'s namespace, from `sums` as `sum` left them. */
   meanOf(doc: number, sums: Float64Array): number {
     const namespace = this.#of[doc] as number;
-    return (sums[namespace] as number) / (this.#sizes[namespace] as number);
+    return (sums[namespace] as number) * (this.#inverseSizes[namespace] as number);
   }
 }
