@@ -109,6 +109,8 @@ function toolsIn(text) {
     ),
   );
   if (single) tools.push({ name: textOf(single[1]), description: textOf(single[2]) });
+  // A decorated Python function is a tool even without a docstring (its description is then empty, as its
+  // server lists it); the other shapes match other code too, so they need a description that reads as one.
   return tools.filter(
     (tool) => /^[A-Za-z_][\w-]*$/.test(tool.name) && (tool.decorated || tool.description.length >= 10),
   );
@@ -145,7 +147,10 @@ for (const path of sources) {
   }
 }
 
-/** Requests: the user's wording of each task, relevant = the tools `Server:tool` its dependency analysis names. */
+/**
+ * Requests: the user's wording of each task; relevant = the tools of the task's servers whose names its
+ * dependency analysis writes as a whole word ("maps_geocode → search_nearby", "SciComp:create_tensor").
+ */
 const queries = [];
 let unlabelled = 0;
 for (const file of ["single", "multi_2server", "multi_3server"]) {
