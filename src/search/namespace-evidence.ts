@@ -39,26 +39,27 @@ export class NamespaceEvidence {
   }
 
   /**
-   * Adds the scores of the first `count` documents of `docs` into `sums` by namespace; writes
-   * the namespaces first reached into `reached` and returns how many there are.
+   * Adds `doc`'s score into its namespace's sum in `sums`; a namespace first reached is written into `reached`
+   * at `reachedCount`. Returns the new count of namespaces reached.
    */
-  sum(docs: Int32Array, count: number, scores: Float64Array, sums: Float64Array, reached: Int32Array): number {
-    let reachedCount = 0;
-    for (let index = 0; index < count; index += 1) {
-      const doc = docs[index] as number;
-      const score = scores[doc] as number;
-      // Scores are never negative; skipping 0 keeps a namespace's sum 0 until it is first reached.
-      if (score === 0) continue;
-      const namespace = this.#of[doc] as number;
-      if (sums[namespace] === 0) reached[reachedCount++] = namespace;
-      sums[namespace] = (sums[namespace] as number) + score;
-    }
-    return reachedCount;
+  add(doc: number, score: number, sums: Float64Array, reached: Int32Array, reachedCount: number): number {
+    // Scores are never negative; skipping 0 keeps a namespace's sum 0 until it is first reached.
+    if (score === 0) return reachedCount;
+    const namespace = this.#of[doc] as number;
+    const before = sums[namespace] as number;
+    sums[namespace] = before + score;
+    if (before !== 0) return reachedCount;
+    reached[reachedCount] = namespace;
+    return reachedCount + 1;
   }
 
-  /** The mean score of `doc`'s namespace, from `sums` as `sum` left them. */
-  meanOf(doc: number, sums: Float64Array): number {
-    const namespace = this.#of[doc] as number;
-    return (sums[namespace] as number) * (this.#inverseSizes[namespace] as number);
+  /** Adds `weight` times its namespace's mean (from `sums`) to the score of each of the first `count` of `docs`. */
+  addShares(docs: Int32Array, count: number, scores: Float64Array, sums: Float64Array, weight: number): void {
+    for (let index = 0; index < count; index += 1) {
+      const doc = docs[index] as number;
+      const namespace = this.#of[doc] as number;
+      scores[doc] =
+        (scores[doc] as number) + weight * (sums[namespace] as number) * (this.#inverseSizes[namespace] as number);
+    }
   }
 }

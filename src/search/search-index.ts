@@ -212,17 +212,16 @@ export class SearchIndex {
       }
     });
     const spread = Math.max(1, words - 1);
-    const namespaced = this.#namespaces.count > 1;
-    const reached = namespaced
-      ? this.#namespaces.sum(touched, touchedCount, accumulator, namespaceSums, namespacesReached)
-      : 0;
+    const namespaces = this.#namespaces.count > 1 ? this.#namespaces : undefined;
+    let reached = 0;
     let count = 0;
     // Accepted documents are compacted to the front of `touched` as it is read, which the heap then orders in place.
     for (let index = 0; index < touchedCount; index += 1) {
       const doc = touched[index] as number;
       const coverage = 1 + (COVERAGE_BONUS * ((matchedWords[doc] as number) - 1)) / spread;
-      const namespace = namespaced ? NAMESPACE_WEIGHT * this.#namespaces.meanOf(doc, namespaceSums) : 0;
-      const score = (accumulator[doc] as number) * coverage + namespace + (bonus[doc] as number);
+      const own = accumulator[doc] as number;
+      if (namespaces !== undefined) reached = namespaces.add(doc, own, namespaceSums, namespacesReached, reached);
+      const score = own * coverage + (bonus[doc] as number);
       accumulator[doc] = 0;
       matchedWords[doc] = 0;
       lastWord[doc] = -1;
@@ -233,6 +232,8 @@ export class SearchIndex {
         count += 1;
       }
     }
+    // Only now is every namespace's sum complete; the accepted documents take their namespace's share.
+    namespaces?.addShares(touched, count, scores, namespaceSums, NAMESPACE_WEIGHT);
     for (let index = 0; index < reached; index += 1) namespaceSums[namespacesReached[index] as number] = 0;
     return count;
   }
