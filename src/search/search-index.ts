@@ -4,6 +4,7 @@ import { visitBestFirst } from "./best-first.js";
 import { splitCompound } from "./compound-words.js";
 import { weightedTermsSteps } from "./document-terms.js";
 import { ExactNames } from "./exact-names.js";
+import { NamespaceEvidence } from "./namespace-evidence.js";
 import { type Action, actionObjectTerm, actionTerm, isActionTerm, queryActionOf } from "./rest-actions.js";
 import { splitQueryWords, termOf } from "./tokenize.js";
 
@@ -41,6 +42,16 @@ const MAX_PREFIX_EXPANSIONS = 8;
  */
 const COVERAGE_BONUS = 0.25;
 /**
+ * A word a query repeats weighs more, saturating as BM25's query-term factor
+ * does ((k3 + 1) · n / (k3 + n), 1 for a word written once): a long request
+ * names what it is about more than once ("convert … converted … units …
+ * units"). k3 = 7, at the low end of the Okapi papers' 7 to 1,000; 1.2, 8 and 100 were tried
+ * (docs/search.md, "Vocabulary mismatch: what was tried").
+ */
+const QUERY_TERM_K3 = 7;
+/** An operation gains this share of its namespace's mean score (namespace-evidence.ts). */
+const NAMESPACE_WEIGHT = 0.5;
+/**
  * A query word the catalog does not hold may be words run together
  * ("sendemail", "GETURLS" once folded); it is split into catalog words of two
  * letters and up, so "listvms" finds "list" and "vms".
@@ -76,9 +87,14 @@ class Scratch {
   readonly scores: Float64Array;
   /** The exact-name bonus of each document named by the query (see ExactNames), 0 for the rest. */
   readonly bonus: Float64Array;
+  /** The summed scores of each namespace, and the namespaces the query reached (NamespaceEvidence). */
+  readonly namespaceSums: Float64Array;
+  readonly namespacesReached: Int32Array;
 
-  constructor(size: number) {
+  constructor(size: number, namespaces: number) {
     this.bonus = new Float64Array(size);
+    this.namespaceSums = new Float64Array(namespaces);
+    this.namespacesReached = new Int32Array(namespaces);
     this.accumulator = new Float64Array(size);
     this.matchedWords = new Uint16Array(size);
     this.lastWord = new Int32Array(size).fill(-1);
@@ -99,6 +115,7 @@ export class SearchIndex {
   readonly #sortedTerms: readonly string[];
   readonly #vocabulary: ReadonlySet<string>;
   readonly #exactNames: ExactNames;
+  readonly #namespaces: NamespaceEvidence;
   readonly #size: number;
   readonly #scratch: Scratch;
   /** True while a rank call uses `scratch`; a call made from inside `visit` gets its own. */
@@ -108,14 +125,16 @@ export class SearchIndex {
     postings: Map<string, Postings>,
     vocabulary: ReadonlySet<string>,
     exactNames: ExactNames,
+    namespaces: NamespaceEvidence,
     size: number,
   ) {
     this.#postings = postings;
     this.#sortedTerms = [...postings.keys()].sort();
     this.#vocabulary = vocabulary;
     this.#exactNames = exactNames;
+    this.#namespaces = namespaces;
     this.#size = size;
-    this.#scratch = new Scratch(size);
+    this.#scratch = new Scratch(size, namespaces.count);
   }
 
   /** Indexes documents; a document's index is its position in `documents`. */
@@ -153,9 +172,11 @@ export class SearchIndex {
       postings.set(term, { docs: Int32Array.from(list.docs), scores });
       if (postings.size % SCORED_PER_STEP === 0) yield;
     }
-    const exactNames = new ExactNames(documents.map((document) => document.path));
+    const paths = documents.map((document) => document.path);
+    const exactNames = new ExactNames(paths);
+    const namespaces = new NamespaceEvidence(paths);
     yield;
-    return new SearchIndex(postings, vocabulary, exactNames, documents.length);
+    return new SearchIndex(postings, vocabulary, exactNames, namespaces, documents.length);
   }
 
   /**
@@ -166,7 +187,7 @@ export class SearchIndex {
    */
   rank(query: string, accept: (doc: number) => boolean, visit: (match: RankedMatch) => boolean): void {
     const reentered = this.#busy;
-    const scratch = reentered ? new Scratch(this.#size) : this.#scratch;
+    const scratch = reentered ? new Scratch(this.#size, this.#namespaces.count) : this.#scratch;
     this.#busy = true;
     try {
       const count = this.#score(query, accept, scratch);
@@ -178,7 +199,7 @@ export class SearchIndex {
 
   /** Scores the query into `scratch`: returns how many accepted documents lead `scratch.touched`, their scores in `scratch.scores`. */
   #score(query: string, accept: (doc: number) => boolean, scratch: Scratch): number {
-    const { accumulator, matchedWords, lastWord, touched, scores, bonus } = scratch;
+    const { accumulator, matchedWords, lastWord, touched, scores, bonus, namespaceSums, namespacesReached } = scratch;
     const { terms, words } = this.#queryTerms(query);
     let touchedCount = 0;
     for (const term of terms) touchedCount = this.#accumulate(term, scratch, touchedCount);
@@ -191,12 +212,16 @@ export class SearchIndex {
       }
     });
     const spread = Math.max(1, words - 1);
+    const namespaces = this.#namespaces.count > 1 ? this.#namespaces : undefined;
+    let reached = 0;
     let count = 0;
     // Accepted documents are compacted to the front of `touched` as it is read, which the heap then orders in place.
     for (let index = 0; index < touchedCount; index += 1) {
       const doc = touched[index] as number;
       const coverage = 1 + (COVERAGE_BONUS * ((matchedWords[doc] as number) - 1)) / spread;
-      const score = (accumulator[doc] as number) * coverage + (bonus[doc] as number);
+      const own = accumulator[doc] as number;
+      if (namespaces !== undefined) reached = namespaces.add(doc, own, namespaceSums, namespacesReached, reached);
+      const score = own * coverage + (bonus[doc] as number);
       accumulator[doc] = 0;
       matchedWords[doc] = 0;
       lastWord[doc] = -1;
@@ -207,6 +232,9 @@ export class SearchIndex {
         count += 1;
       }
     }
+    // Only now is every namespace's sum complete; the accepted documents take their namespace's share.
+    namespaces?.addShares(touched, count, scores, namespaceSums, NAMESPACE_WEIGHT);
+    for (let index = 0; index < reached; index += 1) namespaceSums[namespacesReached[index] as number] = 0;
     return count;
   }
 
@@ -234,10 +262,11 @@ export class SearchIndex {
    * completions of it at less. A word asking for an action ("create",
    * "deleted") also asks for that action's terms (rest-actions.ts), alone and
    * on each other word of the query. Each term is asked for once, for the
-   * first word that yields it; `words` counts the words that yielded any term.
+   * first word that yields it, weighing more the more words yield it;
+   * `words` counts the words that yielded any term.
    */
   #queryTerms(query: string): { terms: QueryTerm[]; words: number } {
-    const byTerm = new Map<string, { weight: number; word: number }>();
+    const byTerm = new Map<string, { weight: number; word: number; repeats: number }>();
     const objects: { term: string; word: number }[] = [];
     const actions: { action: Action; word: number }[] = [];
     let words = 0;
@@ -245,9 +274,11 @@ export class SearchIndex {
       let yielded = false;
       for (const candidate of candidates) {
         const known = byTerm.get(candidate);
-        if (known !== undefined) known.weight = Math.max(known.weight, weight);
-        else {
-          byTerm.set(candidate, { weight, word: words });
+        if (known !== undefined) {
+          known.weight = Math.max(known.weight, weight);
+          known.repeats += 1;
+        } else {
+          byTerm.set(candidate, { weight, word: words, repeats: 1 });
           yielded = true;
         }
       }
@@ -281,10 +312,18 @@ export class SearchIndex {
     for (const { action, word } of actions) {
       for (const object of objects.slice(0, MAX_ACTION_OBJECTS)) {
         const term = actionObjectTerm(action, object.term);
-        if (object.word !== word && !byTerm.has(term)) byTerm.set(term, { weight: 1, word });
+        if (object.word !== word && !byTerm.has(term)) byTerm.set(term, { weight: 1, word, repeats: 1 });
       }
     }
-    return { terms: [...byTerm].map(([term, { weight, word }]) => ({ term, weight, word })), words };
+    const repeated = (repeats: number): number => ((QUERY_TERM_K3 + 1) * repeats) / (QUERY_TERM_K3 + repeats);
+    return {
+      terms: [...byTerm].map(([term, { weight, word, repeats }]) => ({
+        term,
+        weight: weight * repeated(repeats),
+        word,
+      })),
+      words,
+    };
   }
 
   #completions(prefix: string): string[] {

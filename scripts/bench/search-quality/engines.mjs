@@ -37,12 +37,13 @@ export function forageEngine(tools) {
   };
 }
 
-/** The baseline: MiniSearch with default options over name, description and capability notes, searched with default options. */
+/** The baseline: MiniSearch with default options over server name (if any), name, description and capability notes, searched with default options. */
 export function miniSearchEngine(tools) {
-  const index = new MiniSearch({ fields: ["name", "description", "capabilities"] });
+  const index = new MiniSearch({ fields: ["server", "name", "description", "capabilities"] });
   index.addAll(
     tools.map((tool) => ({
       id: tool.id,
+      server: tool.server ?? "",
       name: tool.name,
       description: tool.description,
       capabilities: (tool.capabilities ?? []).join("\n"),

@@ -16,12 +16,15 @@ function segmentOf(name) {
   return segment;
 }
 
-/** Assigns each tool a unique path `tools.<segment>`; returns the paths by id and the ids by path. */
+/**
+ * Assigns each tool a unique path, `<server>.<name>` for a tool of a named server (as a mount of several
+ * MCP servers names it) and `tools.<name>` otherwise; returns the paths by id and the ids by path.
+ */
 export function toolPaths(tools) {
   const pathById = new Map();
   const idByPath = new Map();
   for (const tool of tools) {
-    const base = `tools.${segmentOf(tool.name)}`;
+    const base = `${tool.server ? segmentOf(tool.server) : "tools"}.${segmentOf(tool.name)}`;
     let path = base;
     for (let suffix = 2; idByPath.has(path); suffix += 1) path = `${base}_${suffix}`;
     pathById.set(tool.id, path);
