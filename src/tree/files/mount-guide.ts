@@ -30,7 +30,9 @@ export function mountReadme(facts: {
   const ranked = facts.rankedSearch !== false;
   const scope = facts.subtree === null ? "" : ` under namespace \`${cutText(facts.subtree, QUOTED_LABEL_LENGTH)}\``;
   const count = `${facts.operationCount} ${plural(facts.operationCount, "operation")}${unvalidatedNote(facts.sources)}`;
-  const textSearch = facts.searchable ? ", `.afi/search` text search (`.afi/manifest.json`)" : "";
+  const textSearch = facts.searchable
+    ? ", `.afi/search` text search (`.afi/manifest.json`)"
+    : `; no \`.afi/search\` (${ranked ? "a read-only mount" : "a plain directory"})`;
   return `# Forage catalog
 
 ${count}${scope}, revision \`${cutText(facts.revision, QUOTED_LABEL_LENGTH)}\`. Forage describes operations, never runs them.

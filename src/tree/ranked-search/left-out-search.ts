@@ -101,6 +101,9 @@ export class LeftOutSearch {
   }
 }
 
+/** The catalog's operations described per step while the joint index's documents are gathered. */
+const DOCUMENTS_PER_STEP = 256;
+
 /** One index over the catalog's operations in scope (numbered first, in list order) and the not-validated ones. */
 function* jointIndexSteps(
   forage: Forage,
@@ -109,8 +112,12 @@ function* jointIndexSteps(
 ): Steps<{ index: SearchIndex; catalogDocs: ReadonlyMap<string, number> }> {
   const summaries = yield* listEvery(forage, subtree);
   const catalogDocs = new Map(summaries.map(({ path }, doc) => [path, doc]));
-  const documents = [
-    ...summaries.map(({ path }) => operationDocument(forage.describe(path) as OperationDescription)),
+  const documents: SearchDocument[] = [];
+  for (const { path } of summaries) {
+    documents.push(operationDocument(forage.describe(path) as OperationDescription));
+    if (documents.length % DOCUMENTS_PER_STEP === 0) yield;
+  }
+  documents.push(
     ...unvalidated.map(({ path, operation }) =>
       operationDocument({
         path,
@@ -120,7 +127,7 @@ function* jointIndexSteps(
         inputSchema: operation.inputSchema,
       }),
     ),
-  ];
+  );
   return { index: yield* SearchIndex.buildSteps(documents), catalogDocs };
 }
 

@@ -9,7 +9,7 @@ import type { LeftOutMatch, LeftOutSearch, UnvalidatedMatch } from "./left-out-s
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;
 /**
- * How many operations a query directory's index shows (ranked and not-validated ones in turn), then
+ * How many operations a query directory's index shows (validated and not-validated ones in one ranking), then
  * how many left-out ones: a digest small enough that an agent reads one per need, several needs in
  * one call, for less than the tool names of a plain folder cost it; the directory and results.json
  * hold all SEARCH_DIRECTORY_LIMIT. The left-out few show the operation a task needs when only an
@@ -17,7 +17,7 @@ export const SEARCH_DIRECTORY_LIMIT = 50;
  */
 export const SEARCH_INDEX_RANKED = 5;
 export const SEARCH_INDEX_LEFT_OUT = 2;
-/** How many not-validated operations a query directory shows (entries and results.json): ranked apart, as operations. */
+/** How many not-validated operations a query directory shows (entries and results.json), best first in the joint index. */
 export const SEARCH_UNVALIDATED = 10;
 /** Most bytes of a query's digest, header included (docs/mount.md, "Search"). */
 export const SEARCH_DIGEST_BYTES = 1024;

@@ -23,7 +23,7 @@ export const INDEX_LINE: LineShape = { limit: 240, signature: 120, sentence: 110
  * A query digest's line: shorter than an index's, since an agent reads a digest per need, several
  * at once; the signature keeps the required names first and the sentence its start.
  */
-export const DIGEST_LINE: LineShape = { limit: 124, signature: 68, sentence: 52, trailing: 14 };
+export const DIGEST_LINE: LineShape = { limit: 140, signature: 68, sentence: 52, trailing: 14 };
 /** A namespace's line: a compact list of every namespace costs little at any size. */
 export const NAMESPACE_LINE_LENGTH = 160;
 /** A left-out operation's line in a query digest. */
