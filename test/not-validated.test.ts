@@ -1,11 +1,12 @@
 // Operations Forage does not validate, shown whole from the source's own schemas, in memory: docs/mount.md,
-// "Not validated operations"; docs/intake.md, "Operations" (what a refused operation carries); docs/sources.md,
+// "Not validated operations" and "Search" (one ranking of validated and not-validated ones); docs/intake.md, "Operations" (what a refused operation carries); docs/sources.md,
 // "What is left out, and why". The specs are real: Scalar's Galaxy and ReadMe's oas-examples (npm devDependencies),
 // and a saved tools/list answer of the MCP reference server (test/fixtures/mcp/README.md).
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { z } from "zod";
 import { type CatalogDefinition, createCatalog, type OperationDefinition } from "../src/index.js";
 import { readToolsList } from "../src/mcp/index.js";
 import { normalizeOpenApi } from "../src/openapi/index.js";
@@ -256,6 +257,59 @@ describe("the tree shows every operation it can read", () => {
     const [first] = star.catalog.list({}).results;
     const file = `/trek/${first?.path.split(".")[1]}.json`;
     expect(json(star.tree, file)).toMatchObject({ path: first?.path, validated: true });
+  });
+});
+
+describe("a search digest ranks validated and not-validated operations together", () => {
+  const described = (path: string, description: string): OperationDefinition => ({
+    path,
+    description,
+    input: z.object({ to: z.string() }),
+  });
+  const notValidated = (segment: string, description: string) => ({
+    segment,
+    name: segment,
+    description,
+    capabilities: [],
+    inputSchema: { type: "object", properties: { to: { type: "string", format: "email" } } },
+    reason: "format is not supported",
+  });
+  const { tree, catalog } = treeOf(
+    [
+      described("mail.send", "Send an email message to its recipients."),
+      described("mail.sendBulk", "Send one email message to many recipients at once."),
+      described("mail.archive", "Archive an email message."),
+    ],
+    [
+      {
+        namespace: "crm",
+        kind: "MCP tools/list file",
+        origin: "crm.json",
+        sections: [],
+        declared: 2,
+        unsupported: [],
+        unvalidated: [
+          notValidated("sendEmail", "Send an email to a contact."),
+          notValidated("notes", "Notes kept on a contact, with the date of the last email."),
+        ],
+      },
+    ],
+  );
+  const order = () =>
+    text(tree, "/.search/send email/@index.txt")
+      .split("\n")
+      .slice(1, -1)
+      .map((line) => line.replace("[not validated] ", "").replace(/\(.*$/, ""));
+
+  test("a weak not-validated match shows below better validated ones, a strong one above weaker ones", () => {
+    // Taking the two rankings in turn would give mail.send, crm.sendEmail, mail.sendBulk, crm.notes, mail.archive.
+    expect(order()).toEqual(["crm.sendEmail", "mail.send", "mail.sendBulk", "mail.archive", "crm.notes"]);
+  });
+
+  test("the validated ones keep the catalog's own order, which never holds a not-validated operation", () => {
+    const ranked = catalog.search("send email").results.map(({ path }) => path);
+    expect(order().filter((path) => path.startsWith("mail."))).toEqual(ranked);
+    expect(ranked).not.toContain("crm.sendEmail");
   });
 });
 

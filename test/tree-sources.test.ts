@@ -131,12 +131,12 @@ describe("source files", () => {
       "index.d.ts",
       "package.json",
     ]);
-    expect(text(sub, "/README.md")).toContain("Of the 1 source here, 1 operation is unsupported");
+    expect(text(sub, "/README.md")).toContain("1 unsupported in all");
     expect(text(sub, "/README.md")).not.toContain("shop");
   });
 
   test("the README counts what the sources left out in all; each namespace's line and @source.txt count its own", () => {
-    expect(text(shopTree, "/README.md")).toContain("Of the 2 sources here, 5 operations are unsupported");
+    expect(text(shopTree, "/README.md")).toContain("5 unsupported in all");
     expect(text(shopTree, "/shop/@source.txt")).toContain("Operations: 5 declared, 2 described here, 3 unsupported");
     const all = treeOf(shop, [source("tools", { declared: 1 })]);
     expect(text(all, "/README.md")).not.toContain("unsupported,");
@@ -225,6 +225,24 @@ describe("index files", () => {
     ]);
   });
 
+  test("an index line's sentence skips what opens a description before it: symbols, a heading, list markers", () => {
+    const listed = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "crm.whoami", input, description: "\n  🎯 Purpose\n    1. Reads the current token. Then more." },
+        { path: "crm.list", input, description: "🎯 Purpose: 1. Lists objects of a type.\n2. Pages them." },
+        { path: "crm.note", input, description: "Note: keeps the top 10. Then more." },
+        { path: "crm.bare", input, description: "- Deletes one object." },
+      ],
+    });
+    expect(text(treeOf(listed, []), "/crm/@index.txt").split("\n").slice(1, 5)).toEqual([
+      "crm.bare({ id }) — Deletes one object.",
+      "crm.list({ id }) — Lists objects of a type.",
+      "crm.note({ id }) — Note: keeps the top 10.",
+      "crm.whoami({ id }) — Reads the current token.",
+    ]);
+  });
+
   test("the root index lists each namespace with its counts and what it is for, in its source's words", () => {
     const lines = text(shopTree, "/@index.txt").trimEnd().split("\n");
     expect(lines.slice(1)).toEqual([
@@ -263,7 +281,7 @@ describe("index files", () => {
 
   test("a query directory's index adds the best left-out matches after the ranked ones, and results.json names them", () => {
     const lines = text(shopTree, "/.search/orders carts/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toMatch(/search results for "orders carts", best first: 2 ranked operations, then 2 unsupported/);
+    expect(lines[0]).toBe('# search "orders carts": 2 operations');
     expect(lines.slice(1, 3).map((line) => line.slice(0, line.indexOf("(")))).toEqual(
       shop.search("orders carts").results.map((result) => result.path),
     );
@@ -287,7 +305,7 @@ describe("index files", () => {
       })),
     });
     const lines = text(treeOf(many, []), "/.search/order/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toMatch(/best first: 5 of 30 ranked operations \(all: results\.json\)/);
+    expect(lines[0]).toBe('# search "order": best 5 of 30 (all: results.json)');
     expect(lines.slice(1)).toEqual(
       many.search("order", { limit: 5 }).results.map((result) => expect.stringMatching(`^${result.path}\\(`)),
     );

@@ -212,9 +212,7 @@ describe("/.search/<query>/", () => {
   test("a query directory's @index.txt shows the best five at most, one index line each, in rank order", () => {
     const expected = catalog.search("send an email", { limit: 5 }).results;
     const lines = text(tree, "/.search/send an email/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toMatch(
-      /^# @index\.txt: search results for "send an email", best first: 5 of \d+ ranked operations/,
-    );
+    expect(lines[0]).toMatch(/^# search "send an email": best 5 of \d+ \(all: results\.json\)$/);
     expect(lines.slice(1).map((line) => line.slice(0, line.indexOf("(")))).toEqual(
       expected.map((result) => result.path),
     );
@@ -224,7 +222,7 @@ describe("/.search/<query>/", () => {
   test("the /.search root lists nothing and an unmatched query is an empty directory with its index and results.json", () => {
     expect(tree.list("/.search")).toEqual([]);
     expect(names(tree, "/.search/zzzqqq")).toEqual(["@index.txt", "results.json"]);
-    expect(text(tree, "/.search/zzzqqq/@index.txt")).toMatch(/best first: 0 ranked operations\. [^\n]*\n$/);
+    expect(text(tree, "/.search/zzzqqq/@index.txt")).toBe('# search "zzzqqq": 0 operations\n');
     expect(errorCode(() => tree.stat("/.search/send email/99-nothing.d.ts"))).toBe("not_found");
   });
 });
@@ -415,7 +413,7 @@ describe("the README and the namespace list", () => {
       const target = treeOf(manyNamespaces(count));
       const readme = text(target, "/README.md");
       expect(readme).not.toContain("n0/");
-      expect(readme).toContain("`cat @index.txt` lists the namespaces, one short line each");
+      expect(readme).toContain("`cat @index.txt` (namespaces), `cat NS/@index.txt` (operations");
       const pages = names(target, "/").filter((name) => name.startsWith("@index"));
       const lines = pages.flatMap((page) =>
         text(target, `/${page}`)

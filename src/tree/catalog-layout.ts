@@ -240,7 +240,7 @@ function ancestors(directory: string): string[] {
 }
 
 /** Every operation under `namespace`, following the list's pages to the end, a step per page. */
-function* listEvery(forage: Forage, namespace: string | undefined): Steps<Summary[]> {
+export function* listEvery(forage: Forage, namespace: string | undefined): Steps<Summary[]> {
   const all: Summary[] = [];
   let cursor: string | null = null;
   do {

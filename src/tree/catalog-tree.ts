@@ -57,7 +57,7 @@ class CatalogTree implements VirtualTree {
     this.#forage = forage;
     this.#namespaceFiles = new NamespaceFiles(layout);
     const scopedSources = (options.sources ?? []).filter(({ namespace }) => layout.inScope(namespace));
-    this.#leftOut = new LeftOutSearch(scopedSources);
+    this.#leftOut = new LeftOutSearch(scopedSources, forage, options.subtree);
     this.#queries = new QueryDirectories(forage, options.subtree, (path) => layout.operationFile(path), this.#leftOut);
     this.#search = new SearchControl(
       this,

@@ -1,6 +1,8 @@
+import type { Forage, OperationDescription } from "../../catalog/types.js";
 import type { JsonValue } from "../../json-value.js";
 import { type SearchDocument, SearchIndex } from "../../search/search-index.js";
 import { type Steps, StepsOnce } from "../../slices.js";
+import { listEvery } from "../catalog-layout.js";
 import type { LeftOutOperation, SourceInfo } from "../source-info.js";
 import type { UnvalidatedSubject } from "../unvalidated/unvalidated-operations.js";
 
@@ -10,35 +12,44 @@ export interface LeftOutMatch {
   readonly operation: LeftOutOperation;
 }
 
+/** A not-validated operation that matched a query, with its score among the catalog's operations (see LeftOutSearch). */
+export interface UnvalidatedMatch extends UnvalidatedSubject {
+  readonly score: number;
+}
+
 /**
  * Ranked search over what the catalog does not hold: the sources' not-validated operations
  * (by path, description, capability notes and input fields, as the catalog indexes its own)
  * and what they left out (by name and summary). Without it a query finds only described
  * operations, and an agent looking for, say, "update a Sentry issue" never learns that the
- * source offers one. The catalog's own index holds described operations only, so these are
- * separate and their results are shown apart, never interleaved (the scores are not comparable).
+ * source offers one.
+ *
+ * Not-validated operations are ranked in one index with the catalog's operations in scope, so that
+ * a query's scores for both are drawn from one set of term statistics and compare: a digest ranks
+ * them together (docs/mount.md, "Search"). The catalog's own index, and so `search`, never holds
+ * them. Left-out operations have a name and a summary only, so they stay apart, shown after.
  */
 export class LeftOutSearch {
   readonly #leftOut: RankedList<LeftOutMatch>;
-  readonly #unvalidated: RankedList<UnvalidatedSubject>;
+  readonly #unvalidated: readonly UnvalidatedSubject[];
+  /** The catalog's operations in scope, then the not-validated ones; none built when there are no not-validated ones. */
+  readonly #joint: StepsOnce<{ index: SearchIndex; catalogDocs: ReadonlyMap<string, number> }>;
 
-  constructor(sources: readonly SourceInfo[]) {
+  constructor(sources: readonly SourceInfo[], forage: Forage, subtree: string | undefined) {
     this.#leftOut = new RankedList(
       sources.flatMap(({ namespace, unsupported }) => unsupported.map((operation) => ({ namespace, operation }))),
       leftOutDocument,
     );
-    this.#unvalidated = new RankedList(
-      sources.flatMap(({ namespace, unvalidated }) =>
-        (unvalidated ?? []).map((operation) => ({ path: `${namespace}.${operation.segment}`, operation })),
-      ),
-      unvalidatedDocument,
+    this.#unvalidated = sources.flatMap(({ namespace, unvalidated }) =>
+      (unvalidated ?? []).map((operation) => ({ path: `${namespace}.${operation.segment}`, operation })),
     );
+    this.#joint = new StepsOnce(() => jointIndexSteps(forage, subtree, this.#unvalidated));
   }
 
   /** Builds both indexes as steps; nothing once built. */
   *preparationSteps(): Steps<void> {
     yield* this.#leftOut.preparationSteps();
-    yield* this.#unvalidated.preparationSteps();
+    if (this.#unvalidated.length > 0) yield* this.#joint.steps();
   }
 
   /** The best `limit` left-out operations for a query, best first; the index is built now unless it was before. */
@@ -46,10 +57,78 @@ export class LeftOutSearch {
     return this.#leftOut.matches(query, limit);
   }
 
-  /** The best `limit` not-validated operations for a query, best first. */
-  unvalidatedMatches(query: string, limit: number): UnvalidatedSubject[] {
-    return this.#unvalidated.matches(query, limit);
+  /** The best `limit` not-validated operations for a query, best first, with their scores. */
+  unvalidatedMatches(query: string, limit: number): UnvalidatedMatch[] {
+    if (this.#unvalidated.length === 0 || limit <= 0) return [];
+    const { index, catalogDocs } = this.#joint.value();
+    const first = catalogDocs.size;
+    const found: UnvalidatedMatch[] = [];
+    index.rank(
+      query,
+      (doc) => doc >= first,
+      ({ doc, score }) => {
+        found.push({ ...(this.#unvalidated[doc - first] as UnvalidatedSubject), score });
+        return found.length < limit;
+      },
+    );
+    return found;
   }
+
+  /**
+   * The scores of some of the catalog's operations for a query in the index the not-validated ones
+   * are ranked in, so that the two compare; 0 for an operation that does not match there. Empty when
+   * there are no not-validated operations (nothing to compare with).
+   */
+  catalogScores(query: string, paths: readonly string[]): Map<string, number> {
+    const scores = new Map<string, number>();
+    if (this.#unvalidated.length === 0 || paths.length === 0) return scores;
+    const { index, catalogDocs } = this.#joint.value();
+    const wanted = new Map<number, string>();
+    for (const path of paths) {
+      const doc = catalogDocs.get(path);
+      if (doc !== undefined) wanted.set(doc, path);
+      scores.set(path, 0);
+    }
+    index.rank(
+      query,
+      (doc) => wanted.has(doc),
+      ({ doc, score }) => {
+        scores.set(wanted.get(doc) as string, score);
+        return true;
+      },
+    );
+    return scores;
+  }
+}
+
+/** The catalog's operations described per step while the joint index's documents are gathered. */
+const DOCUMENTS_PER_STEP = 256;
+
+/** One index over the catalog's operations in scope (numbered first, in list order) and the not-validated ones. */
+function* jointIndexSteps(
+  forage: Forage,
+  subtree: string | undefined,
+  unvalidated: readonly UnvalidatedSubject[],
+): Steps<{ index: SearchIndex; catalogDocs: ReadonlyMap<string, number> }> {
+  const summaries = yield* listEvery(forage, subtree);
+  const catalogDocs = new Map(summaries.map(({ path }, doc) => [path, doc]));
+  const documents: SearchDocument[] = [];
+  for (const { path } of summaries) {
+    documents.push(operationDocument(forage.describe(path) as OperationDescription));
+    if (documents.length % DOCUMENTS_PER_STEP === 0) yield;
+  }
+  documents.push(
+    ...unvalidated.map(({ path, operation }) =>
+      operationDocument({
+        path,
+        description: operation.description ?? operation.summary ?? "",
+        capabilities: operation.capabilities,
+        instructions: null,
+        inputSchema: operation.inputSchema,
+      }),
+    ),
+  );
+  return { index: yield* SearchIndex.buildSteps(documents), catalogDocs };
 }
 
 /** Entries and their index, built on the first query, or beforehand between a mount's requests (preparationSteps). */
@@ -92,14 +171,17 @@ function leftOutDocument({ namespace, operation }: LeftOutMatch): SearchDocument
   };
 }
 
-function unvalidatedDocument({ path, operation }: UnvalidatedSubject): SearchDocument {
+/** An operation's searchable text, by field, as the catalog indexes its own operations. */
+function operationDocument(
+  operation: Pick<OperationDescription, "path" | "description" | "capabilities" | "instructions" | "inputSchema">,
+): SearchDocument {
   const schema = operation.inputSchema;
   const properties = typeof schema === "object" && typeof schema.properties === "object" ? schema.properties : null;
   return {
-    path,
-    description: operation.description ?? operation.summary ?? "",
+    path: operation.path,
+    description: operation.description,
     capabilities: operation.capabilities,
-    instructions: "",
+    instructions: operation.instructions ?? "",
     inputFields:
       properties === null || Array.isArray(properties)
         ? []

@@ -3,13 +3,13 @@ import { type IndexEntry, indexLine } from "../files/directory-index.js";
 import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "../text/index-lines.js";
 import { operationInputs } from "../text/input-names.js";
 import { cutText, plural } from "../text/text-pages.js";
-import { UNVALIDATED_MARK, type UnvalidatedSubject, unvalidatedSample } from "../unvalidated/unvalidated-operations.js";
-import type { LeftOutMatch, LeftOutSearch } from "./left-out-search.js";
+import { type UnvalidatedSubject, unvalidatedSample } from "../unvalidated/unvalidated-operations.js";
+import type { LeftOutMatch, LeftOutSearch, UnvalidatedMatch } from "./left-out-search.js";
 
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;
 /**
- * How many operations a query directory's index shows (ranked and not-validated ones in turn), then
+ * How many operations a query directory's index shows (validated and not-validated ones in one ranking), then
  * how many left-out ones: a digest small enough that an agent reads one per need, several needs in
  * one call, for less than the tool names of a plain folder cost it; the directory and results.json
  * hold all SEARCH_DIRECTORY_LIMIT. The left-out few show the operation a task needs when only an
@@ -17,7 +17,7 @@ export const SEARCH_DIRECTORY_LIMIT = 50;
  */
 export const SEARCH_INDEX_RANKED = 5;
 export const SEARCH_INDEX_LEFT_OUT = 2;
-/** How many not-validated operations a query directory shows (entries and results.json): ranked apart, as operations. */
+/** How many not-validated operations a query directory shows (entries and results.json), best first in the joint index. */
 export const SEARCH_UNVALIDATED = 10;
 /** Most bytes of a query's digest, header included (docs/mount.md, "Search"). */
 export const SEARCH_DIGEST_BYTES = 1024;
@@ -58,7 +58,7 @@ export function searchListing(
   const listed = { query, results, ...unvalidatedResults(unvalidated, relativeFile) };
   return {
     entries: [...entries, ...unvalidatedEntries(unvalidated, relativeFile)],
-    indexPages: queryIndexPages(forage, query, results, unvalidated, unsupported),
+    indexPages: queryIndexPages(forage, query, results, unvalidated, unsupported, leftOut),
     resultsJson: `${JSON.stringify({ ...listed, unsupported: unsupported.map(unsupportedResult) }, null, 2)}\n`,
   };
 }
@@ -92,38 +92,41 @@ function queryIndexPages(
   forage: Forage,
   query: string,
   results: readonly Summary[],
-  unvalidated: readonly UnvalidatedSubject[],
+  unvalidated: readonly UnvalidatedMatch[],
   unsupported: readonly LeftOutMatch[],
+  leftOut: LeftOutSearch,
 ): string[] {
+  const best = results.slice(0, SEARCH_INDEX_RANKED);
   const entries: IndexEntry[] = [
-    ...alternated(
-      results
-        .slice(0, SEARCH_INDEX_RANKED)
-        .map((summary): IndexEntry => ({ kind: "operation", summary, inputs: operationInputs(forage, summary.path) })),
-      unvalidated.map((subject): IndexEntry => ({ kind: "unvalidated", ...subject })),
-    ).slice(0, SEARCH_INDEX_RANKED),
+    ...bestOfBoth(
+      best,
+      unvalidated,
+      leftOut.catalogScores(
+        query,
+        best.map(({ path }) => path),
+      ),
+    ).map(
+      (match): IndexEntry =>
+        "operation" in match
+          ? { kind: "unvalidated", ...match }
+          : { kind: "operation", summary: match, inputs: operationInputs(forage, match.path) },
+    ),
     ...unsupported.map((match): IndexEntry => ({ kind: "unsupported", ...match })),
   ];
   const lines = entries.map((entry) =>
     indexLine(entry, entry.kind === "unsupported" ? { ...DIGEST_LINE, limit: DIGEST_UNSUPPORTED_LENGTH } : DIGEST_LINE),
   );
+  const total = results.length + unvalidated.length;
   // The longest header this query could have: the one finally written is never longer.
-  const most = { ranked: SEARCH_INDEX_RANKED, unvalidated: SEARCH_INDEX_RANKED, leftOut: SEARCH_INDEX_LEFT_OUT };
-  const longest = digestHeader(query, Number.MAX_SAFE_INTEGER, most);
-  const room = SEARCH_DIGEST_BYTES - Buffer.byteLength(longest) - 1;
+  const room = SEARCH_DIGEST_BYTES - Buffer.byteLength(digestHeader(query, Number.MAX_SAFE_INTEGER, 0)) - 1;
   let shown = 0;
   for (let bytes = 0; shown < lines.length; shown++) {
     bytes += Buffer.byteLength(lines[shown] as string) + 1;
     if (bytes > room) break;
   }
-  const kept = entries.slice(0, shown);
-  const header = digestHeader(query, results.length, {
-    ranked: kept.filter(({ kind }) => kind === "operation").length,
-    unvalidated: kept.filter(({ kind }) => kind === "unvalidated").length,
-    leftOut: kept.filter(({ kind }) => kind === "unsupported").length,
-  });
+  const operations = entries.slice(0, shown).filter(({ kind }) => kind !== "unsupported").length;
   return [
-    `${header}\n${lines
+    `${digestHeader(query, total, operations)}\n${lines
       .slice(0, shown)
       .map((line) => `${line}\n`)
       .join("")}`,
@@ -131,33 +134,35 @@ function queryIndexPages(
 }
 
 /**
- * The ranked operations and the not-validated ones, taken in turn: the two rankings come from two
- * indexes whose scores are not comparable, so neither is put wholly after the other, where a digest's
- * bound would cut it away (a source whose operations are mostly not validated would vanish from search).
+ * The best SEARCH_INDEX_RANKED of the catalog's ranked operations and the not-validated ones together:
+ * the catalog's keep their order, and each not-validated one goes before the first whose score it
+ * passes, both scores drawn from the one index that holds both (LeftOutSearch). So a weak
+ * not-validated match never shows above a better validated one, nor a strong one below weak ones.
  */
-function alternated(ranked: readonly IndexEntry[], unvalidated: readonly IndexEntry[]): IndexEntry[] {
-  const merged: IndexEntry[] = [];
-  for (let at = 0; at < Math.max(ranked.length, unvalidated.length); at++) {
-    if (at < ranked.length) merged.push(ranked[at] as IndexEntry);
-    if (at < unvalidated.length) merged.push(unvalidated[at] as IndexEntry);
+function bestOfBoth(
+  ranked: readonly Summary[],
+  unvalidated: readonly UnvalidatedMatch[],
+  scores: ReadonlyMap<string, number>,
+): (Summary | UnvalidatedMatch)[] {
+  const merged: (Summary | UnvalidatedMatch)[] = [];
+  let next = 0;
+  for (const summary of ranked) {
+    const score = scores.get(summary.path) ?? 0;
+    while (next < unvalidated.length && (unvalidated[next] as UnvalidatedMatch).score > score) {
+      merged.push(unvalidated[next++] as UnvalidatedMatch);
+    }
+    merged.push(summary);
   }
-  return merged;
+  merged.push(...unvalidated.slice(next));
+  return merged.slice(0, SEARCH_INDEX_RANKED);
 }
 
-/** What a digest holds: the best few ranked operations (all of them are in results.json), the not-validated ones, then the left-out ones. */
-function digestHeader(
-  query: string,
-  total: number,
-  shown: { ranked: number; unvalidated: number; leftOut: number },
-): string {
+/** `# search "QUERY": best N of M (all: results.json)`: what the file is, and where the rest is. */
+function digestHeader(query: string, total: number, shown: number): string {
   const quoted = cutText(JSON.stringify(query), QUOTED_QUERY_LENGTH);
-  const best =
-    shown.ranked === total
-      ? `${total} ranked ${plural(total, "operation")}`
-      : `${shown.ranked} of ${total} ranked operations (all: results.json)`;
-  const unvalidated = shown.unvalidated === 0 ? "" : ` in turn with ${shown.unvalidated} ${UNVALIDATED_MARK}`;
-  const rest = shown.leftOut === 0 ? "" : `, then ${shown.leftOut} unsupported`;
-  return `# @index.txt: search results for ${quoted}, best first: ${best}${unvalidated}${rest}. Lines as in @index.txt`;
+  const counts =
+    shown === total ? `${total} ${plural(total, "operation")}` : `best ${shown} of ${total} (all: results.json)`;
+  return `# search ${quoted}: ${counts}`;
 }
 
 function unsupportedResult({ namespace, operation }: LeftOutMatch) {

@@ -19,8 +19,11 @@ export interface LineShape {
 
 /** A directory's index line. */
 export const INDEX_LINE: LineShape = { limit: 240, signature: 120, sentence: 110, trailing: 16 };
-/** A query digest's line: shorter, so a digest of five stays within SEARCH_DIGEST_BYTES. */
-export const DIGEST_LINE: LineShape = { limit: 160, signature: 76, sentence: 64, trailing: 14 };
+/**
+ * A query digest's line: shorter than an index's, since an agent reads a digest per need, several
+ * at once; the signature keeps the required names first and the sentence its start.
+ */
+export const DIGEST_LINE: LineShape = { limit: 140, signature: 68, sentence: 52, trailing: 14 };
 /** A namespace's line: a compact list of every namespace costs little at any size. */
 export const NAMESPACE_LINE_LENGTH = 160;
 /** A left-out operation's line in a query digest. */

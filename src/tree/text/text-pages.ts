@@ -98,10 +98,28 @@ export function cutText(text: string, limit: number): string {
   return `${text.slice(0, end).trimEnd()}…`;
 }
 
+/**
+ * What may open a description before its first sentence and says nothing on one line: symbols and
+ * emoji (`🎯 `), a short heading on a line of its own or before a list (`Purpose:`), a list marker
+ * (`1. `, `- `). Left in, `🎯 Purpose: 1. Retrieves…` gives the sentence `🎯 Purpose: 1.`.
+ */
+const SENTENCE_LEAD = [
+  /^[^\p{L}\p{N}"'`([<]+/u,
+  /^\p{L}[\p{L}\p{N} ]{0,30}(?::\s*\n|(?::[ \t]*|[ \t]*\n\s*)(?=(?:\d{1,2}[.)]|[-*•])\s))/u,
+  /^(?:\d{1,2}[.)]|[-*•])\s+/u,
+];
+
 /** The first sentence of `text` (up to a full stop, question or exclamation mark followed by a space, or a line break), on one line. */
 export function firstSentence(text: string, limit = 200): string {
-  const trimmed = text.trim();
+  const trimmed = withoutLead(text.trim());
   const end = /[.!?](\s|$)|\n\s*\n/.exec(trimmed);
   const sentence = end === null ? trimmed : trimmed.slice(0, end.index + (end[0].startsWith("\n") ? 0 : 1));
   return oneLine(sentence, limit);
+}
+
+/** `text` without SENTENCE_LEAD's parts, in their order; `text` itself when nothing would be left. */
+function withoutLead(text: string): string {
+  let rest = text;
+  for (const lead of SENTENCE_LEAD) rest = rest.replace(lead, "").trimStart();
+  return rest === "" ? text : rest;
 }
