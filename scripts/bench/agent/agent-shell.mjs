@@ -24,14 +24,8 @@ if (log === undefined || agent === undefined || command === undefined) {
 const started = Date.now();
 const counts = { stdoutBytes: 0, stderrBytes: 0 };
 const child = spawn("bash", ["-c", command], { stdio: ["inherit", "pipe", "pipe"] });
-child.stdout.on("data", (chunk) => {
-  counts.stdoutBytes += chunk.length;
-  process.stdout.write(chunk);
-});
-child.stderr.on("data", (chunk) => {
-  counts.stderrBytes += chunk.length;
-  process.stderr.write(chunk);
-});
+forward(child.stdout, process.stdout, "stdoutBytes");
+forward(child.stderr, process.stderr, "stderrBytes");
 child.on("close", (code, signal) => {
   const exit = code ?? 128 + (constants.signals[signal] ?? 0);
   const entry = {
@@ -47,6 +41,24 @@ child.on("close", (code, signal) => {
   appendFileSync(log, `${JSON.stringify(entry)}\n`);
   process.exitCode = exit;
 });
+
+/**
+ * Passes one of the command's streams through and counts the bytes handed on. When the agent's
+ * reader closes early (`agent-shell.mjs -c … | head`), what it read ends there: later output is
+ * neither counted nor written, and the call is still logged instead of the wrapper dying of EPIPE.
+ */
+function forward(from, to, counter) {
+  let open = true;
+  to.on("error", (error) => {
+    if (error.code !== "EPIPE") throw error;
+    open = false;
+  });
+  from.on("data", (chunk) => {
+    if (!open) return;
+    counts[counter] += chunk.length;
+    to.write(chunk);
+  });
+}
 
 /** The command of `-c COMMAND`, `-lc COMMAND` or `-l -c COMMAND`; a login shell's -l changes nothing here. */
 function commandOf(args) {
