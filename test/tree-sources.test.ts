@@ -163,6 +163,10 @@ describe("index files", () => {
   test("a namespace's index: a header, one line per operation with its signature and first sentence, then its left-out ones", () => {
     const lines = text(shopTree, "/shop/@index.txt").trimEnd().split("\n");
     expect(lines[0]).toMatch(/^# @index\.txt: index of namespace shop, 2 operations below, 3 unsupported: 5 entries\./);
+    // The header explains the kinds of line this index holds, and no others.
+    expect(lines[0]).toMatch(
+      /\. Lines: path\(\{ input, optional\? \}\) — sentence \| \[unsupported\] NS: NAME — summary$/,
+    );
     expect(lines.slice(1)).toEqual([
       "shop.get_order({ id }) — (no description)",
       "shop.list_orders({ id }) — List the orders of a customer.",
@@ -277,6 +281,8 @@ describe("index files", () => {
       ).toEqual(expected);
     }
     expect(files.get("/@index.txt")).toContain("index of the catalog root, 40 operations below");
+    // A root of namespaces only explains namespace lines alone.
+    expect(files.get("/@index.txt")?.split("\n")[0]).toMatch(/\. Lines: NAME\/ — counts — about$/);
   });
 
   test("a query directory's index adds the best left-out matches after the ranked ones, and results.json names them", () => {

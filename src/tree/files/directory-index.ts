@@ -46,10 +46,19 @@ export interface IndexSubject {
   readonly unsupported: number;
 }
 
-/** What every index header says its lines are, so a reader needs no other file to read one. */
-const LINE_FORMAT =
-  `Lines: NAME/ — counts — about | ${UNVALIDATED_MARK}? path({ input, optional? }) — sentence | ` +
-  "[unsupported] NS: NAME — summary";
+/**
+ * What an index header says its lines are, so a reader needs no other file to read one: the formats of
+ * the kinds of line the index holds, and only those, since every agent that reads the index pays for it.
+ */
+function lineFormats(entries: readonly IndexEntry[]): string {
+  const kinds = new Set(entries.map((entry) => entry.kind));
+  const formats: string[] = [];
+  if (kinds.has("namespace")) formats.push("NAME/ — counts — about");
+  if (kinds.has("operation") || kinds.has("unvalidated"))
+    formats.push(`${kinds.has("unvalidated") ? `${UNVALIDATED_MARK}? ` : ""}path({ input, optional? }) — sentence`);
+  if (kinds.has("unsupported")) formats.push("[unsupported] NS: NAME — summary");
+  return formats.length === 0 ? "" : ` Lines: ${formats.join(" | ")}`;
+}
 
 /**
  * The index pages of one directory: a header line saying what the file holds, then one line per
@@ -60,12 +69,13 @@ export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]
   const total = subject.operations + (subject.unvalidated ?? 0);
   const described = `${total} ${plural(total, "operation")} below${unvalidatedCount(subject.unvalidated)}`;
   const leftOut = subject.unsupported === 0 ? "" : `, ${subject.unsupported} unsupported`;
+  const formats = lineFormats(entries);
   return renderPages(
     INDEX_STEM,
     entries.map((entry) => indexLine(entry)),
     (at) => {
       const head = `# ${pageName(INDEX_STEM, at.page)}: index of `;
-      const rest = `, ${described}${leftOut}: ${positionWords(at, "entry")}. ${LINE_FORMAT}`;
+      const rest = `, ${described}${leftOut}: ${positionWords(at, "entry")}.${formats}`;
       // Past the title, large counts can still run the header over: its line-format legend is cut last.
       const title = cutText(subject.title, Math.max(0, INDEX_LINE.limit - head.length - rest.length));
       return cutText(`${head}${title}${rest}`, INDEX_LINE.limit);
