@@ -15,6 +15,7 @@ import {
   jsonSchemaToZod,
 } from "../src/index.js";
 import { MAX_SPEC_BYTES, normalizeOpenApi, parseOpenApiTable } from "../src/openapi/index.js";
+import { forageErrorOf } from "./helpers/forage-assertions.js";
 
 const CODES: readonly ForageErrorCode[] = [
   "invalid_catalog",
@@ -37,16 +38,6 @@ function documentedKeys(): Map<string, Set<string>> {
     keys.set(code!, new Set([...cell!.matchAll(/`([A-Za-z]+)`/g)].map((match) => match[1]!)));
   }
   return keys;
-}
-
-function refusal(make: () => unknown): ForageError {
-  try {
-    make();
-  } catch (error) {
-    if (error instanceof ForageError) return error;
-    throw error;
-  }
-  throw new Error("expected a ForageError");
 }
 
 const catalog = createExampleCatalog();
@@ -168,7 +159,7 @@ describe('ForageError details per code (docs/catalog.md, "Details per code")', (
   });
 
   test.each(cases)("$code: $name carries the details the docs name", ({ code, make, details }) => {
-    const error = refusal(make);
+    const error = forageErrorOf(make);
     expect(error.code).toBe(code);
     expect(error.details).toEqual(expect.objectContaining(details));
     for (const key of Object.keys(error.details)) expect(documented.get(code), key).toContain(key);
@@ -176,14 +167,16 @@ describe('ForageError details per code (docs/catalog.md, "Details per code")', (
   });
 
   test("narrowing by code types the details: a caller reads them without probing", () => {
-    const error: unknown = refusal(() => normalizeOpenApi("openapi: 3.0.3\ninfo: [\n"));
+    const error: unknown = forageErrorOf(() => normalizeOpenApi("openapi: 3.0.3\ninfo: [\n"));
     const line: number | undefined = isForageError(error, "invalid_spec") ? error.details.line : undefined;
     expect(line).toBeGreaterThan(0);
     expect(isForageError(error, "invalid_catalog")).toBe(false);
   });
 
   test("FUSE that is not there is a FuseUnavailableError, a ForageError of its own", () => {
-    expect(refusal(() => loadNativeBindingFrom("/nonexistent/forage_fuse.node"))).toBeInstanceOf(FuseUnavailableError);
+    expect(forageErrorOf(() => loadNativeBindingFrom("/nonexistent/forage_fuse.node"))).toBeInstanceOf(
+      FuseUnavailableError,
+    );
   });
 
   test("a host may still make its own, with keys of its own beside the documented ones", () => {
