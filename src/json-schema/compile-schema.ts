@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { JsonObject, JsonValue } from "../json-value.js";
+import type { JsonObject, JsonSchema, JsonValue } from "../json-value.js";
 import { collectAnnotations } from "./annotations.js";
 import { compileCombinators } from "./compile-combinators.js";
 import { compileEnum, hasSubschemaKeywords } from "./compile-enum.js";
@@ -11,8 +11,12 @@ import { assertKeywordsSupported } from "./keyword-policy.js";
 import { readSchemaMap, readString } from "./keyword-values.js";
 import { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES } from "./limits.js";
 import { resolveLocalRef } from "./local-ref.js";
+import { projectNode } from "./node-projection.js";
 import { malformedSchema, schemaTooLarge, unsupportedKeyword } from "./refusal.js";
 import type { Compiled } from "./types.js";
+
+/** The projection of `true`, written `{}` as the normal form writes a schema that accepts anything. */
+const ACCEPTS_ANYTHING: JsonSchema = Object.freeze({});
 
 /** State shared by one compilation of one document. */
 export interface CompileContext {
@@ -36,6 +40,8 @@ export function createContext(root: JsonValue, dialect: DialectProfile): Compile
  */
 export class NodeScope {
   readonly children: Compiled[] = [];
+  /** Each child by the pointer it was asked for at (a `$ref` by the pointer of the `$ref` itself). */
+  readonly #byPointer = new Map<string, Compiled>();
 
   constructor(readonly context: CompileContext) {}
 
@@ -45,9 +51,7 @@ export class NodeScope {
 
   /** The validator for the subschema `node` found at `pointer`. */
   schema(node: JsonValue, pointer: string): z.ZodType {
-    const compiled = compileAt(node, pointer, this.context);
-    this.children.push(compiled);
-    return compiled.schema;
+    return this.#child(pointer, compileAt(node, pointer, this.context));
   }
 
   /** The validator for the target of a local `$ref` written at `refPointer`. */
@@ -58,7 +62,20 @@ export class NodeScope {
     if (this.context.active.has(target.pointer)) {
       throw unsupportedKeyword("$ref", refPointer, `recursive reference to #${target.pointer} is unsupported`);
     }
-    return this.schema(target.node, target.pointer);
+    return this.#child(refPointer, compileAt(target.node, target.pointer, this.context));
+  }
+
+  /** The projection of the child compiled for `pointer` (node-projection.ts). */
+  projection(pointer: string): JsonSchema {
+    const child = this.#byPointer.get(pointer);
+    if (child === undefined) throw new Error(`no subschema was compiled at #${pointer}`);
+    return child.projection;
+  }
+
+  #child(pointer: string, compiled: Compiled): z.ZodType {
+    this.children.push(compiled);
+    this.#byPointer.set(pointer, compiled);
+    return compiled.schema;
   }
 }
 
@@ -88,8 +105,9 @@ function compileNode(node: JsonValue, pointer: string, scope: NodeScope): Compil
   const ref = readString(node, "$ref", pointer);
   if (ref !== undefined && scope.dialect.refSiblingsIgnored) {
     // Draft 4/7 and OpenAPI 3.0: "$ref" replaces the whole schema; siblings are ignored.
-    const schema = scope.ref(ref, childPointer(pointer, "$ref"));
-    return measure(schema, scope, 0);
+    const refPointer = childPointer(pointer, "$ref");
+    const schema = scope.ref(ref, refPointer);
+    return measure(schema, scope.projection(refPointer), scope, 0);
   }
   assertKeywordsSupported(node, pointer, scope.dialect);
   readSchemaMap(node, "$defs", pointer);
@@ -97,7 +115,8 @@ function compileNode(node: JsonValue, pointer: string, scope: NodeScope): Compil
   const parts = compileParts(node, pointer, scope, ref);
   const combined = intersectAll(parts);
   const annotations = collectAnnotations(node, pointer, scope.dialect);
-  return measure(annotations === undefined ? combined : combined.meta(annotations), scope, 1);
+  const schema = annotations === undefined ? combined : combined.meta(annotations);
+  return measure(schema, projectNode(node, pointer, scope), scope, 1);
 }
 
 // Every constraint of the node becomes one part; the node accepts what all parts accept.
@@ -125,15 +144,17 @@ function intersectAll(parts: readonly z.ZodType[]): z.ZodType {
 
 function compileBooleanSchema(node: boolean, pointer: string, dialect: DialectProfile): Compiled {
   if (!dialect.booleanSchemas) throw malformedSchema(pointer, `boolean schemas do not exist in ${dialect.name}`);
-  return { schema: node ? z.unknown() : z.never(), size: 1, depth: 1 };
+  return node
+    ? { schema: z.unknown(), projection: ACCEPTS_ANYTHING, size: 1, depth: 1 }
+    : { schema: z.never(), projection: false, size: 1, depth: 1 };
 }
 
-function measure(schema: z.ZodType, scope: NodeScope, ownDepth: number): Compiled {
+function measure(schema: z.ZodType, projection: JsonSchema, scope: NodeScope, ownDepth: number): Compiled {
   let size = 1;
   let depth = 0;
   for (const child of scope.children) {
     size += child.size;
     depth = Math.max(depth, child.depth);
   }
-  return { schema, size, depth: depth + ownDepth };
+  return { schema, projection, size, depth: depth + ownDepth };
 }

@@ -67,7 +67,7 @@ function compileBranch(type: JsonType, node: JsonObject, pointer: string, scope:
 }
 
 /** The declared types, with OpenAPI 3.0 `nullable: true` adding "null" to a declared type. */
-function readTypes(node: JsonObject, pointer: string, dialect: DialectProfile): JsonType[] | undefined {
+export function readTypes(node: JsonObject, pointer: string, dialect: DialectProfile): JsonType[] | undefined {
   const value = keywordValue(node, "type");
   const where = childPointer(pointer, "type");
   let types: JsonType[] | undefined;

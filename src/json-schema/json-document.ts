@@ -10,7 +10,8 @@ import { malformedSchema, schemaTooLarge } from "./refusal.js";
  * Runs before any compilation so a hostile document is refused in time linear
  * in the nodes it was allowed to have: depth and node count stop the walk early.
  * The copy means the compiled validator never aliases caller-owned objects
- * (enum values, defaults) that the caller could mutate afterwards.
+ * (enum values, defaults) that the caller could mutate afterwards; it is frozen, since the
+ * validator's projection shares its values with every holder of the validator.
  */
 export function copyBoundedJson(input: unknown): JsonValue {
   const walker = new BoundedWalker();
@@ -68,7 +69,7 @@ class BoundedWalker {
       if (item === undefined) throw malformedSchema(childPointer(pointer, index), "undefined is not a JSON value");
       out.push(this.copy(item, childPointer(pointer, index), depth));
     }
-    return out;
+    return Object.freeze(out) as JsonValue[];
   }
 
   #copyObject(value: object, pointer: string, depth: number): JsonObject {
@@ -82,8 +83,11 @@ class BoundedWalker {
       const member = record[key];
       // JSON.stringify drops undefined members; schemas assembled in code often carry them.
       if (member === undefined) continue;
-      setOwn(out, key, this.copy(member, childPointer(pointer, key), depth));
+      const copied = this.copy(member, childPointer(pointer, key), depth);
+      // Assignment is much cheaper than defineProperty, and safe for every key but "__proto__".
+      if (key === "__proto__") setOwn(out, key, copied);
+      else out[key] = copied;
     }
-    return out;
+    return Object.freeze(out);
   }
 }

@@ -1,4 +1,6 @@
+import type { StandardJSONSchemaV1 } from "@standard-schema/spec";
 import { z } from "zod";
+import type { JsonSchema } from "../json-value.js";
 import { compileAt, createContext } from "./compile-schema.js";
 import { CompiledSchemas } from "./compiled-schemas.js";
 import { resolveDialect } from "./dialect.js";
@@ -21,8 +23,27 @@ export function jsonSchemaToZod(schema: unknown, options: JsonSchemaToZodOptions
   const root = copyBoundedJson(schema);
   return compiledSchemas.compile(String(options.dialect ?? ""), JSON.stringify(root), () => {
     const dialect = resolveDialect(root, options.dialect);
-    return acceptOnlyJson(compileAt(root, "", createContext(root, dialect)).schema);
+    const compiled = compileAt(root, "", createContext(root, dialect));
+    return answeringWith(acceptOnlyJson(compiled.schema), compiled.projection);
   });
+}
+
+/**
+ * The validator, its Standard JSON Schema answering draft 2020-12 with the projection the
+ * compiler built from the schema it compiled (node-projection.ts), rather than by walking the
+ * zod pieces back (zod's `toJSONSchema`, most of what creating a catalog of compiled schemas
+ * cost). Both accept exactly what the validator accepts; other targets are zod's own answer.
+ */
+function answeringWith(validator: z.ZodType, projection: JsonSchema): z.ZodType {
+  const standard = validator["~standard"];
+  const answer =
+    (side: "input" | "output") =>
+    (options: StandardJSONSchemaV1.Options): Record<string, unknown> =>
+      options?.target === "draft-2020-12"
+        ? (projection as Record<string, unknown>)
+        : standard.jsonSchema[side](options);
+  validator["~standard"] = { ...standard, jsonSchema: { input: answer("input"), output: answer("output") } };
+  return validator;
 }
 
 // Non-JSON instances are rejected before the compiled schema runs. An identity

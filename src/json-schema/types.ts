@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { JsonSchema } from "../json-value.js";
 
 /**
  * The schema dialect the compiler reads.
@@ -20,6 +21,8 @@ export interface JsonSchemaToZodOptions {
 /** One compiled schema location: its validator plus the bookkeeping the budgets need. */
 export interface Compiled {
   readonly schema: z.ZodType;
+  /** What it accepts as draft 2020-12 JSON Schema, frozen (node-projection.ts). */
+  readonly projection: JsonSchema;
   /** Schema nodes this location expands to once every `$ref` is inlined. */
   readonly size: number;
   /** Schema nesting depth once every `$ref` is inlined. */
