@@ -23,10 +23,8 @@ export function compileNumberBranch(
     schema = schema.refine(Number.isInteger, { message: "Invalid input: expected integer" });
     meta.type = "integer";
   }
-  const multipleOf = readNumber(node, "multipleOf", pointer);
+  const multipleOf = readMultipleOf(node, pointer);
   if (multipleOf !== undefined) {
-    if (multipleOf <= 0)
-      throw malformedSchema(childPointer(pointer, "multipleOf"), "multipleOf must be greater than 0", "multipleOf");
     schema = schema.refine((value) => isDecimalMultiple(value, multipleOf), {
       message: `Invalid number: must be a multiple of ${multipleOf}`,
     });
@@ -43,6 +41,14 @@ function applyBounds(schema: z.ZodNumber, node: JsonObject, pointer: string, dia
   if (upper.inclusive !== undefined) bounded = bounded.lte(upper.inclusive);
   if (upper.exclusive !== undefined) bounded = bounded.lt(upper.exclusive);
   return bounded;
+}
+
+/** `multipleOf`, which must be a number greater than 0. */
+export function readMultipleOf(node: JsonObject, pointer: string): number | undefined {
+  const multipleOf = readNumber(node, "multipleOf", pointer);
+  if (multipleOf !== undefined && multipleOf <= 0)
+    throw malformedSchema(childPointer(pointer, "multipleOf"), "multipleOf must be greater than 0", "multipleOf");
+  return multipleOf;
 }
 
 /** One side of a number's range: its inclusive limit, its exclusive limit, either or neither. */

@@ -2,10 +2,12 @@ import type { StandardJSONSchemaV1 } from "@standard-schema/spec";
 import { z } from "zod";
 import type { JsonSchema } from "../json-value.js";
 import { compileAt, createContext } from "./compile-schema.js";
+import { zodBuilder } from "./compile-zod-node.js";
 import { CompiledSchemas } from "./compiled-schemas.js";
 import { resolveDialect } from "./dialect.js";
 import { copyBoundedJson } from "./json-document.js";
 import { findNonJson } from "./json-instance.js";
+import { projectionBuilder } from "./node-projection.js";
 import type { JsonSchemaToZodOptions } from "./types.js";
 
 /** Every validator this module made and someone still holds, by schema text and options. */
@@ -23,8 +25,12 @@ export function jsonSchemaToZod(schema: unknown, options: JsonSchemaToZodOptions
   const root = copyBoundedJson(schema);
   return compiledSchemas.compile(String(options.dialect ?? ""), JSON.stringify(root), () => {
     const dialect = resolveDialect(root, options.dialect);
-    const compiled = compileAt(root, "", createContext(root, dialect));
-    return answeringWith(acceptOnlyJson(compiled.schema), compiled.projection);
+    // The projection's walk checks the whole schema (every keyword, value, reference and budget)
+    // and refuses it now; the zod pieces, which a catalog that only lists, searches and describes
+    // never runs, are built by the same walk when the validator first validates.
+    const projection = compileAt(root, "", createContext(root, dialect, projectionBuilder)).value;
+    const validator = z.lazy(() => acceptOnlyJson(compileAt(root, "", createContext(root, dialect, zodBuilder)).value));
+    return answeringWith(validator, projection);
   });
 }
 
