@@ -15,13 +15,16 @@ import { malformedSchema, schemaTooLarge } from "./refusal.js";
  */
 export function copyBoundedJson(input: unknown): JsonValue {
   const walker = new BoundedWalker();
-  return walker.copy(input, "", 0);
+  return walker.copy(input, 0);
 }
 
 /** Defines an own enumerable data property, safe for keys such as `__proto__`. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // Plain assignment to "__proto__" would replace the prototype instead of adding a key.
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  // Plain assignment to "__proto__" would replace the prototype instead of adding a key; for every
+  // other key of a plain object it is the same, and much cheaper than defineProperty.
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** True for a JSON object (not an array, not null). */
@@ -33,19 +36,22 @@ class BoundedWalker {
   #nodes = 0;
   // Objects on the current path: meeting one again means the input is cyclic.
   readonly #path = new Set<object>();
+  // The keys down to the value being copied; its pointer is spelled only when it is refused.
+  readonly #tokens: (string | number)[] = [];
 
-  copy(value: unknown, pointer: string, depth: number): JsonValue {
+  copy(value: unknown, depth: number): JsonValue {
     this.#nodes += 1;
     if (this.#nodes > MAX_DOCUMENT_NODES) throw schemaTooLarge("the schema has too many nodes", MAX_DOCUMENT_NODES);
     if (value === null || typeof value === "string" || typeof value === "boolean") return value;
     if (typeof value === "number") {
-      if (!Number.isFinite(value)) throw malformedSchema(pointer, "numbers must be finite JSON numbers");
+      if (!Number.isFinite(value)) throw malformedSchema(this.#pointer(), "numbers must be finite JSON numbers");
       return value;
     }
-    if (typeof value !== "object") throw malformedSchema(pointer, `a ${typeof value} is not a JSON value`);
+    if (typeof value !== "object") throw malformedSchema(this.#pointer(), `a ${typeof value} is not a JSON value`);
     if (depth + 1 > MAX_DOCUMENT_DEPTH)
-      throw schemaTooLarge("the schema is nested too deeply", MAX_DOCUMENT_DEPTH, pointer);
+      throw schemaTooLarge("the schema is nested too deeply", MAX_DOCUMENT_DEPTH, this.#pointer());
     if (this.#path.has(value)) {
+      const pointer = this.#pointer();
       throw new ForageError("unsupported", `JSON Schema at #${pointer} is cyclic; recursive schemas are unsupported`, {
         pointer,
         reason: "cyclic object graph",
@@ -53,29 +59,29 @@ class BoundedWalker {
     }
     this.#path.add(value);
     try {
-      return Array.isArray(value)
-        ? this.#copyArray(value, pointer, depth + 1)
-        : this.#copyObject(value, pointer, depth + 1);
+      return Array.isArray(value) ? this.#copyArray(value, depth + 1) : this.#copyObject(value, depth + 1);
     } finally {
       this.#path.delete(value);
     }
   }
 
-  #copyArray(value: readonly unknown[], pointer: string, depth: number): JsonValue[] {
+  #copyArray(value: readonly unknown[], depth: number): JsonValue[] {
     const out: JsonValue[] = [];
     for (let index = 0; index < value.length; index += 1) {
       const item: unknown = value[index];
+      this.#tokens.push(index);
       // JSON arrays have no holes and no undefined members.
-      if (item === undefined) throw malformedSchema(childPointer(pointer, index), "undefined is not a JSON value");
-      out.push(this.copy(item, childPointer(pointer, index), depth));
+      if (item === undefined) throw malformedSchema(this.#pointer(), "undefined is not a JSON value");
+      out.push(this.copy(item, depth));
+      this.#tokens.pop();
     }
     return Object.freeze(out) as JsonValue[];
   }
 
-  #copyObject(value: object, pointer: string, depth: number): JsonObject {
+  #copyObject(value: object, depth: number): JsonObject {
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      throw malformedSchema(pointer, "schema objects must be plain JSON objects");
+      throw malformedSchema(this.#pointer(), "schema objects must be plain JSON objects");
     }
     const out: JsonObject = {};
     const record = value as Record<string, unknown>;
@@ -83,11 +89,14 @@ class BoundedWalker {
       const member = record[key];
       // JSON.stringify drops undefined members; schemas assembled in code often carry them.
       if (member === undefined) continue;
-      const copied = this.copy(member, childPointer(pointer, key), depth);
-      // Assignment is much cheaper than defineProperty, and safe for every key but "__proto__".
-      if (key === "__proto__") setOwn(out, key, copied);
-      else out[key] = copied;
+      this.#tokens.push(key);
+      setOwn(out, key, this.copy(member, depth));
+      this.#tokens.pop();
     }
     return Object.freeze(out);
+  }
+
+  #pointer(): string {
+    return this.#tokens.reduce<string>((pointer, token) => childPointer(pointer, token), "");
   }
 }
