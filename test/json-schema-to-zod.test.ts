@@ -1,5 +1,6 @@
-// docs/intake.md, "The compiler", and src/json-schema/README.md: jsonSchemaToZod accepts exactly what a
-// schema accepts or refuses it by keyword and pointer, checked against the vendored JSON-Schema-Test-Suite.
+// docs/intake.md, "The compiler", and src/json-schema/README.md ("Projection", "Checked when compiled, built
+// when first used", "Shared validators"): jsonSchemaToZod accepts exactly what a schema accepts or refuses it
+// by keyword and pointer, checked against the vendored JSON-Schema-Test-Suite.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -630,6 +631,36 @@ describe("projection through Standard JSON Schema", () => {
       maxProperties: 2,
     });
     expect(projectionOf(siblings)).toEqual({ maxProperties: 2, allOf: [{ type: "object", required: ["name"] }] });
+  });
+});
+
+// src/json-schema/README.md, "Checked when compiled, built when first used".
+describe("checked when compiled", () => {
+  test("a fault anywhere in the schema is refused by jsonSchemaToZod, before anything validates", () => {
+    const faults: [unknown, string][] = [
+      [{ anyOf: [{ type: "string" }, { type: "number", multipleOf: 0 }] }, "/anyOf/1/multipleOf"],
+      [
+        { type: "object", properties: { a: { $ref: "#/$defs/b" } }, $defs: { b: { minLength: -1 } } },
+        "/$defs/b/minLength",
+      ],
+      [{ type: "array", items: { type: "object", additionalProperties: 3 } }, "/items/additionalProperties"],
+      [{ type: "object", properties: { a: { type: "string", pattern: "^x" } } }, "/properties/a/pattern"],
+    ];
+    for (const [schema, pointer] of faults) expect(refusal(schema).details).toMatchObject({ pointer });
+  });
+
+  test("a returned validator validates from its first call, the same way every time", () => {
+    const validator = jsonSchemaToZod({
+      type: "object",
+      properties: { n: { type: "integer", minimum: 1 }, s: { type: "string", maxLength: 2 } },
+      required: ["n"],
+    });
+    for (let round = 0; round < 2; round += 1) {
+      expect(validator.safeParse({ n: 1, s: "ab" }).success).toBe(true);
+      expect(validator.safeParse({ n: 0 }).success).toBe(false);
+      expect(validator.safeParse({ n: 1.5 }).success).toBe(false);
+      expect(validator.safeParse({ s: "abc", n: 2 }).success).toBe(false);
+    }
   });
 });
 
