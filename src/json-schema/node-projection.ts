@@ -43,7 +43,9 @@ export const projectionBuilder: SchemaBuilder<JsonSchema> = {
 };
 
 function projectNode(node: JsonObject, pointer: string, scope: Scope, ref: string | undefined): JsonSchema {
-  // Read in the zod builder's order, so a schema with two faults is refused for the same one.
+  // Read in the zod builder's order (types, each admitted type's keywords, enum, combinators, the
+  // reference, annotations), so a schema with two faults is refused for the same one, unless both
+  // are keywords of different declared types, which the zod builder reads in the declared order.
   const types = readTypes(node, pointer, scope.dialect);
   // A type's keywords are compiled (and their values checked) only when the type is admitted;
   // for any other type they constrain nothing, so they are left out.
