@@ -632,6 +632,16 @@ describe("projection through Standard JSON Schema", () => {
     });
     expect(projectionOf(siblings)).toEqual({ maxProperties: 2, allOf: [{ type: "object", required: ["name"] }] });
   });
+
+  test("properties named like Object.prototype members are listed as own keys, the prototype untouched", () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"number"}},"required":["constructor"]}',
+    );
+    const projected = projectionOf(jsonSchemaToZod(schema)) as { properties: Record<string, unknown> };
+    expect(JSON.stringify(projected)).toBe(JSON.stringify(schema));
+    expect(Object.getPrototypeOf(projected.properties)).toBe(Object.prototype);
+    expect(Object.keys(projected.properties)).toEqual(["__proto__", "constructor"]);
+  });
 });
 
 // src/json-schema/README.md, "Checked when compiled, built when first used".
