@@ -5,7 +5,7 @@ import { compileAt, createContext } from "./compile-schema.js";
 import { zodBuilder } from "./compile-zod-node.js";
 import { CompiledSchemas } from "./compiled-schemas.js";
 import { resolveDialect } from "./dialect.js";
-import { copyBoundedJson } from "./json-document.js";
+import { boundedJsonText, frozenCopyOf } from "./json-document.js";
 import { findNonJson } from "./json-instance.js";
 import { projectionBuilder } from "./node-projection.js";
 import type { JsonSchemaToZodOptions } from "./types.js";
@@ -22,8 +22,9 @@ const compiledSchemas = new CompiledSchemas();
  */
 export function jsonSchemaToZod(schema: unknown, options: JsonSchemaToZodOptions = {}): z.ZodType {
   // Bounds and JSON-ness are checked on the raw input before any compilation work.
-  const root = copyBoundedJson(schema);
-  return compiledSchemas.compile(String(options.dialect ?? ""), JSON.stringify(root), () => {
+  const text = boundedJsonText(schema);
+  return compiledSchemas.compile(String(options.dialect ?? ""), text, () => {
+    const root = frozenCopyOf(text);
     const dialect = resolveDialect(root, options.dialect);
     // The projection's walk checks the whole schema (every keyword, value, reference and budget)
     // and refuses it now; the zod pieces, which a catalog that only lists, searches and describes
