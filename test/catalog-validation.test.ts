@@ -1,10 +1,12 @@
 // docs/catalog.md, "Validation", "Bounds" and "Describe" (the response bound): Forage validates the
-// catalog, every operation must fit one complete description, and aggregate metadata stays bounded.
+// catalog, every operation must fit one complete description, and aggregate metadata stays bounded;
+// src/json-schema/README.md, "Checked when compiled, built when first used", for compiled validators.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
   createCatalog,
   ForageError,
+  jsonSchemaToZod,
   MAX_CATALOG_METADATA,
   MAX_DESCRIPTION_LENGTH,
   MAX_DESCRIPTION_RESPONSE,
@@ -192,6 +194,39 @@ describe("validation at creation", () => {
     expectInvalid([{ path: "files.read", input, capabilities: "reads" }], '"files.read"');
     expectInvalid([{ path: "files.read", input, instructions: 42 }], '"files.read"');
     expect(() => createCatalog({ revision: "", operations: [] })).toThrow(ForageError);
+  });
+});
+
+describe("compiled validators", () => {
+  test("a catalog of them is described from the schemas they were compiled from, and each still validates", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        constructor: { type: "string", maxLength: 3 },
+        tags: { type: "array", items: { $ref: "#/$defs/tag" }, uniqueItems: true },
+      },
+      required: ["constructor"],
+      additionalProperties: false,
+      $defs: { tag: { type: "string", enum: ["a", "b"] } },
+    };
+    const validator = jsonSchemaToZod(schema);
+    const catalog = createCatalog({ revision: "r", operations: [{ path: "tags.set", input: validator }] });
+    const described = catalog.describe("tags.set");
+    expect(described.kind === "operation" && described.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        constructor: { type: "string", maxLength: 3 },
+        tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, uniqueItems: true },
+      },
+      required: ["constructor"],
+      additionalProperties: false,
+    });
+    // Validating is the host's, after creation: the validator accepts exactly what its schema does.
+    expect(validator.safeParse({ constructor: "abc", tags: ["a", "b"] }).success).toBe(true);
+    expect(validator.safeParse({ constructor: "abcd" }).success).toBe(false);
+    expect(validator.safeParse({ constructor: "a", tags: ["a", "a"] }).success).toBe(false);
+    expect(validator.safeParse({ tags: [] }).success).toBe(false);
+    expect(validator.safeParse({ constructor: "a", other: 1 }).success).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
-// docs/intake.md, "The compiler", and src/json-schema/README.md: jsonSchemaToZod accepts exactly what a
-// schema accepts or refuses it by keyword and pointer, checked against the vendored JSON-Schema-Test-Suite.
+// docs/intake.md, "The compiler", and src/json-schema/README.md ("Projection", "Checked when compiled, built
+// when first used", "Shared validators"): jsonSchemaToZod accepts exactly what a schema accepts or refuses it
+// by keyword and pointer, checked against the vendored JSON-Schema-Test-Suite.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -57,6 +58,7 @@ function runGroup(label: string, group: SuiteGroup, dialect: JsonSchemaDialect, 
   } catch (error) {
     tally.failures.push(`${label}: projection threw ${String(error)}`);
   }
+  const again = compiledProjection(label, validator, tally);
   for (const test of group.tests) {
     tally.instances += 1;
     let verdict: boolean;
@@ -67,7 +69,33 @@ function runGroup(label: string, group: SuiteGroup, dialect: JsonSchemaDialect, 
       continue;
     }
     if (verdict !== test.valid) tally.wrong.push(`${label} / ${test.description}: expected ${test.valid}`);
+    if (again !== undefined && again.safeParse(test.data).success !== test.valid)
+      tally.wrong.push(`${label} / ${test.description}: its projection compiled again, expected ${test.valid}`);
   }
+}
+
+/** The validator's draft 2020-12 Standard JSON Schema projection. */
+function projectionOf(validator: z.ZodType): unknown {
+  const standard = validator["~standard"] as unknown as {
+    jsonSchema: { input(options: { target: string }): unknown };
+  };
+  return standard.jsonSchema.input({ target: "draft-2020-12" });
+}
+
+// src/json-schema/README.md, "Projection": the projection accepts what the validator accepts, so
+// compiled again (as draft 2020-12) it agrees with the suite too, and projects as itself.
+function compiledProjection(label: string, validator: z.ZodType, tally: SuiteTally): z.ZodType | undefined {
+  const projected = projectionOf(validator);
+  let again: z.ZodType;
+  try {
+    again = jsonSchemaToZod(projected, { dialect: "draft-2020-12" });
+  } catch (error) {
+    tally.failures.push(`${label}: its projection ${JSON.stringify(projected)} does not compile: ${String(error)}`);
+    return undefined;
+  }
+  if (JSON.stringify(projectionOf(again)) !== JSON.stringify(projected))
+    tally.failures.push(`${label}: its projection ${JSON.stringify(projected)} compiled again projects otherwise`);
+  return again;
 }
 
 describe("JSON-Schema-Test-Suite", () => {
@@ -551,14 +579,98 @@ describe("projection through Standard JSON Schema", () => {
     });
   });
 
-  test("is what ~standard.jsonSchema.input returns", () => {
+  test("~standard.jsonSchema answers draft 2020-12 with the schema it was compiled from, in normal form", () => {
     const standard = validator["~standard"] as unknown as {
-      jsonSchema: { input(options: { target: string }): unknown };
+      jsonSchema: { input(options: { target: string }): unknown; output(options: { target: string }): unknown };
     };
-    expect(standard.jsonSchema.input({ target: "draft-2020-12" })).toEqual(z.toJSONSchema(validator, { io: "input" }));
+    const compiledFrom = {
+      description: "Search the catalog",
+      type: "object",
+      properties: {
+        query: { description: "Free text", type: "string", minLength: 1, maxLength: 200 },
+        limit: { type: "integer", minimum: 1, maximum: 50, default: 10 },
+        tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, maxItems: 5 },
+        price: { type: ["number", "null"], exclusiveMinimum: 0, multipleOf: 0.01 },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    };
+    expect(JSON.stringify(standard.jsonSchema.input({ target: "draft-2020-12" }))).toBe(JSON.stringify(compiledFrom));
+    expect(standard.jsonSchema.output({ target: "draft-2020-12" })).toEqual(compiledFrom);
+    expect(Object.isFrozen(standard.jsonSchema.input({ target: "draft-2020-12" }))).toBe(true);
+    // Other targets are zod's own projection of the same validator.
     expect(standard.jsonSchema.input({ target: "draft-07" })).toMatchObject({
       properties: { query: { maxLength: 200 } },
     });
+  });
+
+  test("each dialect's spelling is projected as draft 2020-12's, references inlined, non-constraints left out", () => {
+    const draft4 = jsonSchemaToZod(
+      {
+        $schema: "http://json-schema.org/draft-04/schema#",
+        definitions: { id: { type: "integer", minimum: 0, exclusiveMinimum: true, $comment: "an id" } },
+        type: "array",
+        items: [{ $ref: "#/definitions/id" }, { type: "string" }],
+        additionalItems: false,
+      },
+      { dialect: "draft-04" },
+    );
+    expect(projectionOf(draft4)).toEqual({
+      type: "array",
+      prefixItems: [{ type: "integer", exclusiveMinimum: 0 }, { type: "string" }],
+      items: false,
+    });
+    const openapi = jsonSchemaToZod(
+      { type: "string", nullable: true, maxLength: 3, minimum: 2, "x-note": "n", example: "abc" },
+      { dialect: "openapi-3.0" },
+    );
+    expect(projectionOf(openapi)).toEqual({ type: ["string", "null"], maxLength: 3, example: "abc" });
+    const siblings = jsonSchemaToZod({
+      $defs: { named: { type: "object", required: ["name"] } },
+      $ref: "#/$defs/named",
+      maxProperties: 2,
+    });
+    expect(projectionOf(siblings)).toEqual({ maxProperties: 2, allOf: [{ type: "object", required: ["name"] }] });
+  });
+
+  test("properties named like Object.prototype members are listed as own keys, the prototype untouched", () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"number"}},"required":["constructor"]}',
+    );
+    const projected = projectionOf(jsonSchemaToZod(schema)) as { properties: Record<string, unknown> };
+    expect(JSON.stringify(projected)).toBe(JSON.stringify(schema));
+    expect(Object.getPrototypeOf(projected.properties)).toBe(Object.prototype);
+    expect(Object.keys(projected.properties)).toEqual(["__proto__", "constructor"]);
+  });
+});
+
+// src/json-schema/README.md, "Checked when compiled, built when first used".
+describe("checked when compiled", () => {
+  test("a fault anywhere in the schema is refused by jsonSchemaToZod, before anything validates", () => {
+    const faults: [unknown, string][] = [
+      [{ anyOf: [{ type: "string" }, { type: "number", multipleOf: 0 }] }, "/anyOf/1/multipleOf"],
+      [
+        { type: "object", properties: { a: { $ref: "#/$defs/b" } }, $defs: { b: { minLength: -1 } } },
+        "/$defs/b/minLength",
+      ],
+      [{ type: "array", items: { type: "object", additionalProperties: 3 } }, "/items/additionalProperties"],
+      [{ type: "object", properties: { a: { type: "string", pattern: "^x" } } }, "/properties/a/pattern"],
+    ];
+    for (const [schema, pointer] of faults) expect(refusal(schema).details).toMatchObject({ pointer });
+  });
+
+  test("a returned validator validates from its first call, the same way every time", () => {
+    const validator = jsonSchemaToZod({
+      type: "object",
+      properties: { n: { type: "integer", minimum: 1 }, s: { type: "string", maxLength: 2 } },
+      required: ["n"],
+    });
+    for (let round = 0; round < 2; round += 1) {
+      expect(validator.safeParse({ n: 1, s: "ab" }).success).toBe(true);
+      expect(validator.safeParse({ n: 0 }).success).toBe(false);
+      expect(validator.safeParse({ n: 1.5 }).success).toBe(false);
+      expect(validator.safeParse({ s: "abc", n: 2 }).success).toBe(false);
+    }
   });
 });
 

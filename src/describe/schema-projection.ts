@@ -39,13 +39,16 @@ export function projectJsonSchemaWithText(validator: unknown, side: ProjectionSi
   }
   const projected: unknown = converter[side]({ target: "draft-2020-12" });
   // Round-trip through JSON so the stored projection is plain, detached data; the text is kept as its identity.
+  // A projection that is already frozen plain JSON (as compiled validators answer) cannot change and is kept
+  // as it is: parsing it again would only make a second copy of every schema.
   let json: string | undefined = JSON.stringify(withoutDialect(projected));
-  let schema: unknown = json === undefined ? undefined : JSON.parse(json);
+  const depth = frozenJsonDepth(projected);
+  let schema: unknown = depth !== undefined ? projected : json === undefined ? undefined : JSON.parse(json);
   if (schema === null || (typeof schema !== "object" && typeof schema !== "boolean")) {
     throw new Error("its JSON Schema projection is not an object");
   }
-  const depth = jsonDepth(schema);
-  if (depth > MAX_SCHEMA_DEPTH) throw new Error(`its JSON Schema projection is deeper than ${MAX_SCHEMA_DEPTH}`);
+  const deepest = depth ?? jsonDepth(schema);
+  if (deepest > MAX_SCHEMA_DEPTH) throw new Error(`its JSON Schema projection is deeper than ${MAX_SCHEMA_DEPTH}`);
   if (typeof schema === "object" && "$schema" in schema) {
     // Only when the projection was not a plain object (a toJSON, a class) could the marker survive to here.
     const { $schema: _dialect, ...rest } = schema as Record<string, JsonValue>;
@@ -70,6 +73,32 @@ function withoutDialect(projected: unknown): unknown {
   if ((prototype !== Object.prototype && prototype !== null) || "toJSON" in projected) return projected;
   const { $schema: _dialect, ...rest } = projected as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * The depth of `value` when it is frozen plain JSON all the way down (objects and arrays frozen,
+ * with the plain prototypes, no `$schema` or `toJSON` member at the top, members JSON values),
+ * else undefined.
+ */
+function frozenJsonDepth(value: unknown): number | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if ("$schema" in value || "toJSON" in value) return undefined;
+  return frozenDepth(value);
+}
+
+function frozenDepth(value: unknown): number | undefined {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return 0;
+  if (typeof value === "number") return Number.isFinite(value) ? 0 : undefined;
+  if (typeof value !== "object" || !Object.isFrozen(value)) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== (Array.isArray(value) ? Array.prototype : Object.prototype)) return undefined;
+  let deepest = 0;
+  for (const inner of Object.values(value)) {
+    const depth = frozenDepth(inner);
+    if (depth === undefined) return undefined;
+    deepest = Math.max(deepest, depth);
+  }
+  return deepest + 1;
 }
 
 function jsonDepth(value: unknown): number {

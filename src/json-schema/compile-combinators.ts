@@ -9,7 +9,7 @@ import { readSchemaList } from "./keyword-values.js";
  * part of its own, `anyOf` is a zod union, and `oneOf` is `z.xor`, which fails
  * when more than one branch matches.
  */
-export function compileCombinators(node: JsonObject, pointer: string, scope: NodeScope): z.ZodType[] {
+export function compileCombinators(node: JsonObject, pointer: string, scope: NodeScope<z.ZodType>): z.ZodType[] {
   const parts: z.ZodType[] = [];
   parts.push(...compileList(node, "allOf", pointer, scope));
   const anyOf = compileList(node, "anyOf", pointer, scope);
@@ -19,7 +19,7 @@ export function compileCombinators(node: JsonObject, pointer: string, scope: Nod
   return parts;
 }
 
-function compileList(node: JsonObject, keyword: string, pointer: string, scope: NodeScope): z.ZodType[] {
+function compileList(node: JsonObject, keyword: string, pointer: string, scope: NodeScope<z.ZodType>): z.ZodType[] {
   const members = readSchemaList(node, keyword, pointer) ?? [];
   const base = childPointer(pointer, keyword);
   return members.map((member, index) => scope.schema(member, childPointer(base, index)));

@@ -23,10 +23,8 @@ export function compileNumberBranch(
     schema = schema.refine(Number.isInteger, { message: "Invalid input: expected integer" });
     meta.type = "integer";
   }
-  const multipleOf = readNumber(node, "multipleOf", pointer);
+  const multipleOf = readMultipleOf(node, pointer);
   if (multipleOf !== undefined) {
-    if (multipleOf <= 0)
-      throw malformedSchema(childPointer(pointer, "multipleOf"), "multipleOf must be greater than 0", "multipleOf");
     schema = schema.refine((value) => isDecimalMultiple(value, multipleOf), {
       message: `Invalid number: must be a multiple of ${multipleOf}`,
     });
@@ -37,8 +35,7 @@ export function compileNumberBranch(
 
 function applyBounds(schema: z.ZodNumber, node: JsonObject, pointer: string, dialect: DialectProfile): z.ZodNumber {
   let bounded = schema;
-  const lower = readBound(node, "minimum", "exclusiveMinimum", pointer, dialect);
-  const upper = readBound(node, "maximum", "exclusiveMaximum", pointer, dialect);
+  const { lower, upper } = readNumberBounds(node, pointer, dialect);
   if (lower.inclusive !== undefined) bounded = bounded.gte(lower.inclusive);
   if (lower.exclusive !== undefined) bounded = bounded.gt(lower.exclusive);
   if (upper.inclusive !== undefined) bounded = bounded.lte(upper.inclusive);
@@ -46,9 +43,30 @@ function applyBounds(schema: z.ZodNumber, node: JsonObject, pointer: string, dia
   return bounded;
 }
 
-interface Bound {
+/** `multipleOf`, which must be a number greater than 0. */
+export function readMultipleOf(node: JsonObject, pointer: string): number | undefined {
+  const multipleOf = readNumber(node, "multipleOf", pointer);
+  if (multipleOf !== undefined && multipleOf <= 0)
+    throw malformedSchema(childPointer(pointer, "multipleOf"), "multipleOf must be greater than 0", "multipleOf");
+  return multipleOf;
+}
+
+/** One side of a number's range: its inclusive limit, its exclusive limit, either or neither. */
+export interface Bound {
   inclusive?: number;
   exclusive?: number;
+}
+
+/** The lower and upper bounds of a number, each dialect's spelling read as numbers. */
+export function readNumberBounds(
+  node: JsonObject,
+  pointer: string,
+  dialect: DialectProfile,
+): { readonly lower: Bound; readonly upper: Bound } {
+  return {
+    lower: readBound(node, "minimum", "exclusiveMinimum", pointer, dialect),
+    upper: readBound(node, "maximum", "exclusiveMaximum", pointer, dialect),
+  };
 }
 
 // Draft 4 and OpenAPI 3.0 spell an exclusive bound as `minimum` plus `exclusiveMinimum: true`;

@@ -11,7 +11,7 @@ import { malformedSchema } from "./refusal.js";
  * The object branch: a zod object (so the projection lists properties,
  * required and additionalProperties), guarded where zod's object is not exact.
  */
-export function compileObjectBranch(node: JsonObject, pointer: string, scope: NodeScope): z.ZodType {
+export function compileObjectBranch(node: JsonObject, pointer: string, scope: NodeScope<z.ZodType>): z.ZodType {
   const declared = compileProperties(node, pointer, scope);
   const required = new Set(readStringList(node, "required", pointer) ?? []);
   const rules: ObjectRules = {
@@ -45,7 +45,7 @@ function guardedObject(object: z.ZodType, rules: ObjectRules): z.ZodType {
   return Object.keys(meta).length === 0 ? pair : pair.meta(meta);
 }
 
-function compileProperties(node: JsonObject, pointer: string, scope: NodeScope): Map<string, z.ZodType> {
+function compileProperties(node: JsonObject, pointer: string, scope: NodeScope<z.ZodType>): Map<string, z.ZodType> {
   const properties = readSchemaMap(node, "properties", pointer) ?? {};
   const base = childPointer(pointer, "properties");
   const declared = new Map<string, z.ZodType>();
@@ -55,14 +55,22 @@ function compileProperties(node: JsonObject, pointer: string, scope: NodeScope):
   return declared;
 }
 
-function compileAdditional(node: JsonObject, pointer: string, scope: NodeScope): Additional {
-  const value = keywordValue(node, "additionalProperties");
+function compileAdditional(node: JsonObject, pointer: string, scope: NodeScope<z.ZodType>): Additional {
+  const value = readAdditionalProperties(node, pointer);
   if (value === undefined || value === true) return { mode: "open" };
   if (value === false) return { mode: "closed" };
-  const where = childPointer(pointer, "additionalProperties");
-  if (!isJsonObject(value))
-    throw malformedSchema(where, "additionalProperties must be a boolean or a schema", "additionalProperties");
-  return { mode: "schema", schema: scope.schema(value, where) };
+  return { mode: "schema", schema: scope.schema(value, childPointer(pointer, "additionalProperties")) };
+}
+
+/** `additionalProperties`, which must be a boolean or a schema object. */
+export function readAdditionalProperties(node: JsonObject, pointer: string): boolean | JsonObject | undefined {
+  const value = keywordValue(node, "additionalProperties");
+  if (value === undefined || typeof value === "boolean" || isJsonObject(value)) return value;
+  throw malformedSchema(
+    childPointer(pointer, "additionalProperties"),
+    "additionalProperties must be a boolean or a schema",
+    "additionalProperties",
+  );
 }
 
 function buildZodObject(rules: ObjectRules, required: ReadonlySet<string>): z.ZodType {

@@ -1,9 +1,4 @@
-import { z } from "zod";
 import type { JsonObject, JsonValue } from "../json-value.js";
-import { collectAnnotations } from "./annotations.js";
-import { compileCombinators } from "./compile-combinators.js";
-import { compileEnum, hasSubschemaKeywords } from "./compile-enum.js";
-import { compileTypeBranches } from "./compile-type-branches.js";
 import type { DialectProfile } from "./dialect.js";
 import { isJsonObject } from "./json-document.js";
 import { childPointer } from "./json-pointer.js";
@@ -12,46 +7,71 @@ import { readSchemaMap, readString } from "./keyword-values.js";
 import { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES } from "./limits.js";
 import { resolveLocalRef } from "./local-ref.js";
 import { malformedSchema, schemaTooLarge, unsupportedKeyword } from "./refusal.js";
-import type { Compiled } from "./types.js";
 
-/** State shared by one compilation of one document. */
-export interface CompileContext {
+/**
+ * What one walk of a schema document makes of each schema node: its projection
+ * (node-projection.ts) or its zod validator (compile-zod-node.ts). The walk is the same
+ * for both, so both meet the same nodes, references and budgets.
+ */
+export interface SchemaBuilder<T> {
+  /** The result for a schema object whose keywords the walk has checked; `ref` is a `$ref` applied beside them. */
+  node(node: JsonObject, pointer: string, scope: NodeScope<T>, ref: string | undefined): T;
+  /** The result for the boolean schema `true` or `false`. */
+  boolean(value: boolean): T;
+}
+
+/** One compiled schema location: what the builder made, plus the bookkeeping the budgets need. */
+export interface Compiled<T> {
+  readonly value: T;
+  /** Schema nodes this location expands to once every `$ref` is inlined. */
+  readonly size: number;
+  /** Schema nesting depth once every `$ref` is inlined. */
+  readonly depth: number;
+}
+
+/** State shared by one walk of one document. */
+export interface CompileContext<T> {
   readonly root: JsonValue;
   readonly dialect: DialectProfile;
-  /** One validator per document location: `$ref`s share it instead of re-expanding. */
-  readonly memo: Map<string, Compiled>;
+  readonly builder: SchemaBuilder<T>;
+  /** One result per document location: `$ref`s share it instead of re-expanding. */
+  readonly memo: Map<string, Compiled<T>>;
   /** Locations being compiled right now; reaching one again through `$ref` is recursion. */
   readonly active: Set<string>;
 }
 
-/** Creates the context for compiling `root` in `dialect`. */
-export function createContext(root: JsonValue, dialect: DialectProfile): CompileContext {
-  return { root, dialect, memo: new Map(), active: new Set() };
+/** Creates the context for walking `root` in `dialect` with `builder`. */
+export function createContext<T>(
+  root: JsonValue,
+  dialect: DialectProfile,
+  builder: SchemaBuilder<T>,
+): CompileContext<T> {
+  return { root, dialect, builder, memo: new Map(), active: new Set() };
 }
 
 /**
  * The compiler's handle for one schema node: builders ask it for subschema
- * validators, and it records each child's expanded size and depth so the
+ * results, and it records each child's expanded size and depth so the
  * node's budget is known without re-walking.
  */
-export class NodeScope {
-  readonly children: Compiled[] = [];
+export class NodeScope<T> {
+  readonly children: Compiled<T>[] = [];
 
-  constructor(readonly context: CompileContext) {}
+  constructor(readonly context: CompileContext<T>) {}
 
   get dialect(): DialectProfile {
     return this.context.dialect;
   }
 
-  /** The validator for the subschema `node` found at `pointer`. */
-  schema(node: JsonValue, pointer: string): z.ZodType {
+  /** The result for the subschema `node` found at `pointer`. */
+  schema(node: JsonValue, pointer: string): T {
     const compiled = compileAt(node, pointer, this.context);
     this.children.push(compiled);
-    return compiled.schema;
+    return compiled.value;
   }
 
-  /** The validator for the target of a local `$ref` written at `refPointer`. */
-  ref(ref: string, refPointer: string): z.ZodType {
+  /** The result for the target of a local `$ref` written at `refPointer`. */
+  ref(ref: string, refPointer: string): T {
     const target = resolveLocalRef(this.context.root, ref, refPointer, this.context.dialect);
     // Recursive schemas are refused, as OpenAPI intake refuses them: every validator
     // stays a finite tree, so its work per instance is bounded by the expansion budget.
@@ -63,7 +83,7 @@ export class NodeScope {
 }
 
 /** Compiles the schema at `pointer` once, enforcing the expansion budgets. */
-export function compileAt(node: JsonValue, pointer: string, context: CompileContext): Compiled {
+export function compileAt<T>(node: JsonValue, pointer: string, context: CompileContext<T>): Compiled<T> {
   const known = context.memo.get(pointer);
   if (known !== undefined) return known;
   context.active.add(pointer);
@@ -82,58 +102,30 @@ export function compileAt(node: JsonValue, pointer: string, context: CompileCont
   }
 }
 
-function compileNode(node: JsonValue, pointer: string, scope: NodeScope): Compiled {
-  if (typeof node === "boolean") return compileBooleanSchema(node, pointer, scope.dialect);
+function compileNode<T>(node: JsonValue, pointer: string, scope: NodeScope<T>): Compiled<T> {
+  const { builder, dialect } = scope.context;
+  if (typeof node === "boolean") {
+    if (!dialect.booleanSchemas) throw malformedSchema(pointer, `boolean schemas do not exist in ${dialect.name}`);
+    return { value: builder.boolean(node), size: 1, depth: 1 };
+  }
   if (!isJsonObject(node)) throw malformedSchema(pointer, "a schema must be an object or a boolean");
   const ref = readString(node, "$ref", pointer);
-  if (ref !== undefined && scope.dialect.refSiblingsIgnored) {
+  if (ref !== undefined && dialect.refSiblingsIgnored) {
     // Draft 4/7 and OpenAPI 3.0: "$ref" replaces the whole schema; siblings are ignored.
-    const schema = scope.ref(ref, childPointer(pointer, "$ref"));
-    return measure(schema, scope, 0);
+    return measure(scope.ref(ref, childPointer(pointer, "$ref")), scope, 0);
   }
-  assertKeywordsSupported(node, pointer, scope.dialect);
+  assertKeywordsSupported(node, pointer, dialect);
   readSchemaMap(node, "$defs", pointer);
   readSchemaMap(node, "definitions", pointer);
-  const parts = compileParts(node, pointer, scope, ref);
-  const combined = intersectAll(parts);
-  const annotations = collectAnnotations(node, pointer, scope.dialect);
-  return measure(annotations === undefined ? combined : combined.meta(annotations), scope, 1);
+  return measure(builder.node(node, pointer, scope, ref), scope, 1);
 }
 
-// Every constraint of the node becomes one part; the node accepts what all parts accept.
-function compileParts(node: JsonObject, pointer: string, scope: NodeScope, ref: string | undefined): z.ZodType[] {
-  const typed = compileTypeBranches(node, pointer, scope);
-  const parts: z.ZodType[] = [];
-  // A finite enum beside scalar keywords is filtered at compile time: the result
-  // is exactly the surviving values, which also projects as a plain enum.
-  const enumFilter = hasSubschemaKeywords(node) ? undefined : typed;
-  const enumerated = compileEnum(node, pointer, enumFilter);
-  if (enumerated === undefined || enumFilter === undefined) {
-    if (typed !== undefined) parts.push(typed);
-  }
-  if (enumerated !== undefined) parts.push(enumerated);
-  parts.push(...compileCombinators(node, pointer, scope));
-  if (ref !== undefined) parts.push(scope.ref(ref, childPointer(pointer, "$ref")));
-  return parts;
-}
-
-function intersectAll(parts: readonly z.ZodType[]): z.ZodType {
-  const [first, ...rest] = parts;
-  if (first === undefined) return z.unknown();
-  return rest.reduce<z.ZodType>((left, right) => z.intersection(left, right), first);
-}
-
-function compileBooleanSchema(node: boolean, pointer: string, dialect: DialectProfile): Compiled {
-  if (!dialect.booleanSchemas) throw malformedSchema(pointer, `boolean schemas do not exist in ${dialect.name}`);
-  return { schema: node ? z.unknown() : z.never(), size: 1, depth: 1 };
-}
-
-function measure(schema: z.ZodType, scope: NodeScope, ownDepth: number): Compiled {
+function measure<T>(value: T, scope: NodeScope<T>, ownDepth: number): Compiled<T> {
   let size = 1;
   let depth = 0;
   for (const child of scope.children) {
     size += child.size;
     depth = Math.max(depth, child.depth);
   }
-  return { schema, size, depth: depth + ownDepth };
+  return { value, size, depth: depth + ownDepth };
 }

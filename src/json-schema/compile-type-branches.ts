@@ -31,7 +31,11 @@ const TYPE_KEYWORDS: Readonly<Record<"string" | "number" | "object" | "array", r
  * The node's type-specific keywords as one union with a branch per admitted
  * type, or undefined when the node constrains no type at all.
  */
-export function compileTypeBranches(node: JsonObject, pointer: string, scope: NodeScope): z.ZodType | undefined {
+export function compileTypeBranches(
+  node: JsonObject,
+  pointer: string,
+  scope: NodeScope<z.ZodType>,
+): z.ZodType | undefined {
   const declared = readTypes(node, pointer, scope.dialect);
   if (
     declared === undefined &&
@@ -48,7 +52,7 @@ export function compileTypeBranches(node: JsonObject, pointer: string, scope: No
   return branches.length === 1 && only !== undefined ? only : z.union(branches);
 }
 
-function compileBranch(type: JsonType, node: JsonObject, pointer: string, scope: NodeScope): z.ZodType {
+function compileBranch(type: JsonType, node: JsonObject, pointer: string, scope: NodeScope<z.ZodType>): z.ZodType {
   switch (type) {
     case "string":
       return compileStringBranch(node, pointer);
@@ -67,7 +71,7 @@ function compileBranch(type: JsonType, node: JsonObject, pointer: string, scope:
 }
 
 /** The declared types, with OpenAPI 3.0 `nullable: true` adding "null" to a declared type. */
-function readTypes(node: JsonObject, pointer: string, dialect: DialectProfile): JsonType[] | undefined {
+export function readTypes(node: JsonObject, pointer: string, dialect: DialectProfile): JsonType[] | undefined {
   const value = keywordValue(node, "type");
   const where = childPointer(pointer, "type");
   let types: JsonType[] | undefined;

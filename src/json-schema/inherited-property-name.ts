@@ -3,22 +3,32 @@
 
 /** The first `properties` key or `required` entry named like an Object.prototype member, or "__proto__" anywhere. */
 export function inheritedPropertyName(node: unknown, at: string): { name: string; at: string } | undefined {
+  return findInherited(node, [at]);
+}
+
+// `path` holds the keys down to `node`; a location is spelled only for the name found.
+function findInherited(node: unknown, path: string[]): { name: string; at: string } | undefined {
   if (node === null || typeof node !== "object") return undefined;
   for (const [key, value] of Object.entries(node)) {
-    const here = `${at}/${key}`;
-    if (key === "__proto__") return { name: key, at: here };
+    if (key === "__proto__") return { name: key, at: location(path, key) };
     if (key === "properties" && value !== null && typeof value === "object" && !Array.isArray(value)) {
       const member = Object.keys(value).find(isObjectMember);
-      if (member !== undefined) return { name: member, at: `${here}/${member}` };
+      if (member !== undefined) return { name: member, at: location(path, key, member) };
     }
     if (key === "required" && Array.isArray(value)) {
       const member = value.find((entry): entry is string => typeof entry === "string" && isObjectMember(entry));
-      if (member !== undefined) return { name: member, at: here };
+      if (member !== undefined) return { name: member, at: location(path, key) };
     }
-    const inner = inheritedPropertyName(value, here);
+    path.push(key);
+    const inner = findInherited(value, path);
+    path.pop();
     if (inner !== undefined) return inner;
   }
   return undefined;
+}
+
+function location(path: readonly string[], ...keys: string[]): string {
+  return [...path, ...keys].join("/");
 }
 
 function isObjectMember(name: string): boolean {

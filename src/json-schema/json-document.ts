@@ -5,22 +5,38 @@ import { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_NODES } from "./limits.js";
 import { malformedSchema, schemaTooLarge } from "./refusal.js";
 
 /**
- * Checks that `input` is a bounded JSON document and returns a private deep copy.
+ * Checks that `input` is a bounded JSON document and returns its JSON text.
  *
  * Runs before any compilation so a hostile document is refused in time linear
  * in the nodes it was allowed to have: depth and node count stop the walk early.
- * The copy means the compiled validator never aliases caller-owned objects
- * (enum values, defaults) that the caller could mutate afterwards.
+ * The walk only reads; the text (JSON.stringify's, which the check makes safe to call)
+ * is what the compiler keys its validators by and parses its private copy from.
  */
-export function copyBoundedJson(input: unknown): JsonValue {
-  const walker = new BoundedWalker();
-  return walker.copy(input, "", 0);
+export function boundedJsonText(input: unknown): string {
+  new BoundedWalker(false).walk(input, 0);
+  return JSON.stringify(input);
+}
+
+/**
+ * The compiler's private copy of a document whose text boundedJsonText gave: parsed from the
+ * text, so the validator never aliases caller-owned objects (enum values, defaults) that the
+ * caller could mutate afterwards, and frozen, since the validator's projection shares its values
+ * with every holder of the validator. It is checked again as it is frozen: an object with
+ * getters could have answered JSON.stringify otherwise than the first walk.
+ */
+export function frozenCopyOf(text: string): JsonValue {
+  const copy = JSON.parse(text) as JsonValue;
+  new BoundedWalker(true).walk(copy, 0);
+  return copy;
 }
 
 /** Defines an own enumerable data property, safe for keys such as `__proto__`. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // Plain assignment to "__proto__" would replace the prototype instead of adding a key.
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  // Plain assignment to "__proto__" would replace the prototype instead of adding a key; for every
+  // other key of a plain object it is the same, and much cheaper than defineProperty.
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** True for a JSON object (not an array, not null). */
@@ -28,23 +44,29 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** One walk of a document: its bounds and JSON-ness checked, each object and array frozen when asked. */
 class BoundedWalker {
   #nodes = 0;
   // Objects on the current path: meeting one again means the input is cyclic.
   readonly #path = new Set<object>();
+  // The keys down to the value being walked; its pointer is spelled only when it is refused.
+  readonly #tokens: (string | number)[] = [];
 
-  copy(value: unknown, pointer: string, depth: number): JsonValue {
+  constructor(readonly freeze: boolean) {}
+
+  walk(value: unknown, depth: number): void {
     this.#nodes += 1;
     if (this.#nodes > MAX_DOCUMENT_NODES) throw schemaTooLarge("the schema has too many nodes", MAX_DOCUMENT_NODES);
-    if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+    if (value === null || typeof value === "string" || typeof value === "boolean") return;
     if (typeof value === "number") {
-      if (!Number.isFinite(value)) throw malformedSchema(pointer, "numbers must be finite JSON numbers");
-      return value;
+      if (!Number.isFinite(value)) throw malformedSchema(this.#pointer(), "numbers must be finite JSON numbers");
+      return;
     }
-    if (typeof value !== "object") throw malformedSchema(pointer, `a ${typeof value} is not a JSON value`);
+    if (typeof value !== "object") throw malformedSchema(this.#pointer(), `a ${typeof value} is not a JSON value`);
     if (depth + 1 > MAX_DOCUMENT_DEPTH)
-      throw schemaTooLarge("the schema is nested too deeply", MAX_DOCUMENT_DEPTH, pointer);
+      throw schemaTooLarge("the schema is nested too deeply", MAX_DOCUMENT_DEPTH, this.#pointer());
     if (this.#path.has(value)) {
+      const pointer = this.#pointer();
       throw new ForageError("unsupported", `JSON Schema at #${pointer} is cyclic; recursive schemas are unsupported`, {
         pointer,
         reason: "cyclic object graph",
@@ -52,38 +74,42 @@ class BoundedWalker {
     }
     this.#path.add(value);
     try {
-      return Array.isArray(value)
-        ? this.#copyArray(value, pointer, depth + 1)
-        : this.#copyObject(value, pointer, depth + 1);
+      if (Array.isArray(value)) this.#walkArray(value, depth + 1);
+      else this.#walkObject(value, depth + 1);
     } finally {
       this.#path.delete(value);
     }
+    if (this.freeze) Object.freeze(value);
   }
 
-  #copyArray(value: readonly unknown[], pointer: string, depth: number): JsonValue[] {
-    const out: JsonValue[] = [];
+  #walkArray(value: readonly unknown[], depth: number): void {
     for (let index = 0; index < value.length; index += 1) {
       const item: unknown = value[index];
+      this.#tokens.push(index);
       // JSON arrays have no holes and no undefined members.
-      if (item === undefined) throw malformedSchema(childPointer(pointer, index), "undefined is not a JSON value");
-      out.push(this.copy(item, childPointer(pointer, index), depth));
+      if (item === undefined) throw malformedSchema(this.#pointer(), "undefined is not a JSON value");
+      this.walk(item, depth);
+      this.#tokens.pop();
     }
-    return out;
   }
 
-  #copyObject(value: object, pointer: string, depth: number): JsonObject {
+  #walkObject(value: object, depth: number): void {
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      throw malformedSchema(pointer, "schema objects must be plain JSON objects");
+      throw malformedSchema(this.#pointer(), "schema objects must be plain JSON objects");
     }
-    const out: JsonObject = {};
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       const member = record[key];
       // JSON.stringify drops undefined members; schemas assembled in code often carry them.
       if (member === undefined) continue;
-      setOwn(out, key, this.copy(member, childPointer(pointer, key), depth));
+      this.#tokens.push(key);
+      this.walk(member, depth);
+      this.#tokens.pop();
     }
-    return out;
+  }
+
+  #pointer(): string {
+    return this.#tokens.reduce<string>((pointer, token) => childPointer(pointer, token), "");
   }
 }

@@ -1,9 +1,13 @@
+import type { StandardJSONSchemaV1 } from "@standard-schema/spec";
 import { z } from "zod";
+import type { JsonSchema } from "../json-value.js";
 import { compileAt, createContext } from "./compile-schema.js";
+import { zodBuilder } from "./compile-zod-node.js";
 import { CompiledSchemas } from "./compiled-schemas.js";
 import { resolveDialect } from "./dialect.js";
-import { copyBoundedJson } from "./json-document.js";
+import { boundedJsonText, frozenCopyOf } from "./json-document.js";
 import { findNonJson } from "./json-instance.js";
+import { projectionBuilder } from "./node-projection.js";
 import type { JsonSchemaToZodOptions } from "./types.js";
 
 /** Every validator this module made and someone still holds, by schema text and options. */
@@ -18,11 +22,35 @@ const compiledSchemas = new CompiledSchemas();
  */
 export function jsonSchemaToZod(schema: unknown, options: JsonSchemaToZodOptions = {}): z.ZodType {
   // Bounds and JSON-ness are checked on the raw input before any compilation work.
-  const root = copyBoundedJson(schema);
-  return compiledSchemas.compile(String(options.dialect ?? ""), JSON.stringify(root), () => {
+  const text = boundedJsonText(schema);
+  return compiledSchemas.compile(String(options.dialect ?? ""), text, () => {
+    const root = frozenCopyOf(text);
     const dialect = resolveDialect(root, options.dialect);
-    return acceptOnlyJson(compileAt(root, "", createContext(root, dialect)).schema);
+    // The projection's walk checks the whole schema (every keyword, value, reference and budget)
+    // and refuses it now; the zod pieces, which a catalog that only lists, searches and describes
+    // never runs, are built by the same walk when the validator first validates.
+    const projection = compileAt(root, "", createContext(root, dialect, projectionBuilder)).value;
+    const validator = z.lazy(() => acceptOnlyJson(compileAt(root, "", createContext(root, dialect, zodBuilder)).value));
+    return answeringWith(validator, projection);
   });
+}
+
+/**
+ * The validator, its Standard JSON Schema answering draft 2020-12 with the projection the
+ * compiler built from the schema it compiled (node-projection.ts), rather than by walking the
+ * zod pieces back (zod's `toJSONSchema`, most of what creating a catalog of compiled schemas
+ * cost). Both accept exactly what the validator accepts; other targets are zod's own answer.
+ */
+function answeringWith(validator: z.ZodType, projection: JsonSchema): z.ZodType {
+  const standard = validator["~standard"];
+  const answer =
+    (side: "input" | "output") =>
+    (options: StandardJSONSchemaV1.Options): Record<string, unknown> =>
+      options?.target === "draft-2020-12"
+        ? (projection as Record<string, unknown>)
+        : standard.jsonSchema[side](options);
+  validator["~standard"] = { ...standard, jsonSchema: { input: answer("input"), output: answer("output") } };
+  return validator;
 }
 
 // Non-JSON instances are rejected before the compiled schema runs. An identity

@@ -1,5 +1,3 @@
-import type { z } from "zod";
-
 /**
  * The schema dialect the compiler reads.
  * - `draft-04`, `draft-07`, `draft-2020-12`: JSON Schema drafts.
@@ -15,13 +13,4 @@ export interface JsonSchemaToZodOptions {
    * Absent: taken from a root `$schema` the compiler knows, else `"draft-2020-12"`.
    */
   dialect?: JsonSchemaDialect | "json-schema";
-}
-
-/** One compiled schema location: its validator plus the bookkeeping the budgets need. */
-export interface Compiled {
-  readonly schema: z.ZodType;
-  /** Schema nodes this location expands to once every `$ref` is inlined. */
-  readonly size: number;
-  /** Schema nesting depth once every `$ref` is inlined. */
-  readonly depth: number;
 }
