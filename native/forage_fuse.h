@@ -176,6 +176,7 @@ typedef struct forage_session {
   bool want_no_open;    /* JS asked for it (no per-open state needed at all) */
   bool no_open;         /* ...and the kernel offers it */
   bool fast_open;       /* answer open/flush/release of plain files here */
+  int last_device_fd;   /* under auto_unmount, /dev/fuse again above every other fd (see session.c), else -1 */
 
   /* By inode number: 1 when the last mode we reported for it was a regular
    * file without write bits (a "plain" file, opened without JS). */

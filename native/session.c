@@ -24,11 +24,14 @@
 #define _GNU_SOURCE /* pthread_setname_np */
 #include "forage_fuse.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -128,6 +131,8 @@ static void teardown(forage_session *s, enum teardown_kind kind) {
     requests_fail_all(s, EIO);
   }
   fuse_session_unmount(s->se);
+  if (s->last_device_fd >= 0) close(s->last_device_fd);
+  s->last_device_fd = -1;
   if (kind != TEARDOWN_CLEAN) return;
   fuse_session_destroy(s->se);
   s->se = NULL;
@@ -278,6 +283,31 @@ static int start_reader(forage_session *s) {
   return rc;
 }
 
+/* Under auto_unmount, fusermount3 waits on a socket to this process; when it
+ * closes, it opens the mountpoint and unmounts only if that fails with
+ * ENOTCONN, the sign that the daemon is gone. A process killed with SIGKILL
+ * releases its files in reverse order of its descriptors (the kernel runs the
+ * deferred releases last queued first), so with the socket above /dev/fuse,
+ * as libfuse leaves them, fusermount3 could wake and probe while the
+ * connection still stood: its OPENDIR then ended with ECONNABORTED and the
+ * dead mount stayed (8 times in 25 kills on Linux 6.18 with libfuse 3.14).
+ * A second descriptor of /dev/fuse above every open one makes the device's
+ * last release come first: the connection is aborted before the socket
+ * closes, and the probe sees ENOTCONN. Returns the descriptor, or -1. */
+static int device_fd_above_all(int device_fd) {
+  int highest = device_fd;
+  DIR *fds = opendir("/proc/self/fd");
+  if (fds) {
+    struct dirent *entry;
+    while ((entry = readdir(fds)) != NULL) {
+      int fd = atoi(entry->d_name);
+      if (fd > highest) highest = fd;
+    }
+    closedir(fds);
+  }
+  return fcntl(device_fd, F_DUPFD_CLOEXEC, highest + 1);
+}
+
 /* Mounts and starts serving. On failure returns NULL with a message in
  * error, and nothing stays mounted: each step is checked, and a failed one
  * unwinds those before it in reverse. The reader starts last, once everything
@@ -314,6 +344,7 @@ forage_session *session_mount(napi_env env, const char *mountpoint, const char *
   if (!s->se) goto fail_session;
   if (fuse_session_mount(s->se, mountpoint) != 0) goto fail_mount;
   log_capture_end();
+  s->last_device_fd = strstr(options, "auto_unmount") ? device_fd_above_all(fuse_session_fd(s->se)) : -1;
 
   uv_loop_t *loop = NULL;
   if (napi_get_uv_event_loop(env, &loop) != napi_ok || !loop) {
@@ -345,6 +376,7 @@ fail_thread:
   teardown(s, TEARDOWN_CLEAN);
   return NULL;
 fail_unmount:
+  if (s->last_device_fd >= 0) close(s->last_device_fd);
   fuse_session_unmount(s->se);
 fail_mount:
   fuse_session_destroy(s->se);
