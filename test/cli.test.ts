@@ -163,7 +163,7 @@ describe("export tells the truth", () => {
     expect(JSON.stringify(manifest)).not.toContain(".search");
     const readme = readFileSync(join(out, "README.md"), "utf8");
     expect(readme).not.toContain(".search");
-    expect(readme).toContain("grep -rhi");
+    expect(readme).toContain("grep -ri");
     expect(readme).toMatch(/no `\.afi\/search`/);
   });
 

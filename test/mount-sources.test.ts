@@ -155,9 +155,9 @@ describe.skipIf(skip !== undefined)("a mount of real specs", () => {
       /^uspto\/ — 3 operations \(2 not validated\) — USPTO Data Set API: The Data Set API \(DSAPI\) allows .*; contains /,
     );
     const hit = sh(`cd ${quote(mnt)} && grep -ri "searchable field" --include='@index*.txt' .`).stdout;
-    expect(hit).toMatch(/^\.\/uspto\/@index\.txt:uspto\.list_searchable_fields\(\{ [^)]*\}\) — /);
+    expect(hit).toMatch(/^\.\/uspto\/@index\.txt:list_searchable_fields\(\{ [^)]*\}\) — /);
     const pets = sh(`cd ${quote(mnt)} && grep -ri "list all pets" --include='@index*.txt' .`).stdout;
-    expect(pets).toBe("./petstore/@index.txt:[not validated] petstore.listPets({ limit? }) — List all pets\n");
+    expect(pets).toBe("./petstore/@index.txt:[not validated] listPets({ limit? }) — List all pets\n");
   });
 
   test("ranked search lists not-validated operations as operations, marked, and links their files", () => {

@@ -192,7 +192,7 @@ describe("the tree shows every operation it can read", () => {
       /^# @index\.txt: index of namespace galaxy, 9 operations below \(9 not validated\): 9 entries\./,
     );
     expect(lines[1]).toBe(
-      "[not validated] galaxy.getAllData({ limit?, offset? }) — It’s easy to say you know them all, but do you really?",
+      "[not validated] getAllData({ limit?, offset? }) — It’s easy to say you know them all, but do you really?",
     );
     expect(text(tree, "/@index.txt")).toMatch(/\ngalaxy\/ — 9 operations \(9 not validated\) — Scalar Galaxy.*\n/);
   });

@@ -40,6 +40,8 @@ export type IndexEntry =
 export interface IndexSubject {
   /** "the catalog root", "namespace petstore". */
   readonly title: string;
+  /** The directory's namespace ("" at the catalog root): its lines name operations below it, as `ls` does. */
+  readonly namespace: string;
   readonly operations: number;
   /** Not-validated operations below, which have files too (see unvalidatedCount). */
   readonly unvalidated?: number;
@@ -72,7 +74,7 @@ export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]
   const formats = lineFormats(entries);
   return renderPages(
     INDEX_STEM,
-    entries.map((entry) => indexLine(entry)),
+    entries.map((entry) => indexLine(entry, INDEX_LINE, subject.namespace)),
     (at) => {
       const head = `# ${pageName(INDEX_STEM, at.page)}: index of `;
       const rest = `, ${described}${leftOut}: ${positionWords(at, "entry")}.${formats}`;
@@ -83,11 +85,14 @@ export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]
   );
 }
 
-/** One entry's line, as every index shows it; `shape` bounds an operation's or a left-out one's (a digest's are shorter). */
-export function indexLine(entry: IndexEntry, shape: LineShape = INDEX_LINE): string {
+/**
+ * One entry's line, as every index shows it; `shape` bounds an operation's or a left-out one's (a
+ * digest's are shorter); an operation's path is written below `namespace` (a digest's, from the root).
+ */
+export function indexLine(entry: IndexEntry, shape: LineShape = INDEX_LINE, namespace = ""): string {
   switch (entry.kind) {
     case "operation":
-      return operationLine({ ...entry.summary, inputs: entry.inputs }, shape);
+      return operationLine({ ...entry.summary, inputs: entry.inputs }, shape, namespace);
     case "namespace": {
       const total = entry.operations + (entry.unvalidated ?? 0);
       const counts = `${total} ${plural(total, "operation")}${unvalidatedCount(entry.unvalidated)}`;
@@ -95,7 +100,7 @@ export function indexLine(entry: IndexEntry, shape: LineShape = INDEX_LINE): str
       return namespaceLine(entry.name, `${counts}${leftOut}`, entry.summary);
     }
     case "unvalidated":
-      return unvalidatedIndexLine(entry, shape);
+      return unvalidatedIndexLine(entry, shape, namespace);
     case "unsupported": {
       const { name, summary } = entry.operation;
       return unsupportedLine(entry.namespace, name, summary, shape.limit);

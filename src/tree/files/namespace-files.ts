@@ -132,7 +132,13 @@ export class NamespaceFiles {
         : namespace === ""
           ? "the catalog root"
           : `namespace ${namespace} (the mount root)`;
-    return { title, operations: facts.operations, unvalidated: facts.unvalidated, unsupported: facts.unsupported };
+    return {
+      title,
+      namespace,
+      operations: facts.operations,
+      unvalidated: facts.unvalidated,
+      unsupported: facts.unsupported,
+    };
   }
 
   #indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {

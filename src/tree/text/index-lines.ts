@@ -18,7 +18,7 @@ export interface LineShape {
 }
 
 /** A directory's index line. */
-export const INDEX_LINE: LineShape = { limit: 240, signature: 120, sentence: 110, trailing: 16 };
+export const INDEX_LINE: LineShape = { limit: 240, signature: 96, sentence: 72, trailing: 16 };
 /**
  * A query digest's line: shorter than an index's, since an agent reads a digest per need, several
  * at once; the signature keeps the required names first and the sentence its start.
@@ -50,12 +50,14 @@ export interface OperationLineFacts {
 }
 
 /**
- * `path({ required, optional? }) — first sentence[ — same as: peers]`, within `shape`. The path is
- * never cut short of INDEX_LINE.limit: it is what a reader names the operation by, so a long path
- * takes the room of its input names and its sentence first.
+ * `path({ required, optional? }) — first sentence[ — same as: peers]`, within `shape`, the path
+ * written below `namespace` (the directory whose index holds the line, as `ls` names its files). The
+ * path is never cut short of INDEX_LINE.limit: it is what a reader names the operation by, so a long
+ * path takes the room of its input names and its sentence first.
  */
-export function operationLine(facts: OperationLineFacts, shape: LineShape): string {
-  const signature = `${facts.path}${inputText(facts, shape.signature - facts.path.length)}`;
+export function operationLine(facts: OperationLineFacts, shape: LineShape, namespace = ""): string {
+  const shown = pathBelow(facts.path, namespace);
+  const signature = `${shown}${inputText(facts, shape.signature - shown.length)}`;
   const sentenceRoom = Math.max(
     Math.min(shape.sentence, shape.limit - signature.length - SEPARATOR.length),
     MIN_SENTENCE,
@@ -88,6 +90,11 @@ export function namespaceLine(name: string, counts: string, about: string): stri
 /** `[unsupported] NAMESPACE: NAME — summary`, within `limit`. */
 export function unsupportedLine(namespace: string, name: string, summary: string | undefined, limit: number): string {
   return oneLine(`[unsupported] ${namespace}: ${name}${summary === undefined ? "" : `${SEPARATOR}${summary}`}`, limit);
+}
+
+/** `path` without `namespace.` in front: `github.issues.create` below `github` is `issues.create`. */
+function pathBelow(path: string, namespace: string): string {
+  return namespace !== "" && path.startsWith(`${namespace}.`) ? path.slice(namespace.length + 1) : path;
 }
 
 /**

@@ -82,10 +82,14 @@ export function unvalidatedJson(subject: UnvalidatedSubject): string {
 }
 
 /**
- * Its index line: a described operation's line (within `shape`), marked, so grep and a reader find
- * it as the operation it is; the mark counts in the line's bound.
+ * Its index line: a described operation's line (within `shape`, its path below `namespace`), marked,
+ * so grep and a reader find it as the operation it is; the mark counts in the line's bound.
  */
-export function unvalidatedIndexLine(subject: UnvalidatedSubject, shape: LineShape = INDEX_LINE): string {
+export function unvalidatedIndexLine(
+  subject: UnvalidatedSubject,
+  shape: LineShape = INDEX_LINE,
+  namespace = "",
+): string {
   const { path, operation } = subject;
   const mark = `${UNVALIDATED_MARK} `;
   const facts = {
@@ -95,7 +99,7 @@ export function unvalidatedIndexLine(subject: UnvalidatedSubject, shape: LineSha
     inputs: inputNames(operation.inputSchema),
   };
   const narrowed = { ...shape, limit: shape.limit - mark.length, signature: shape.signature - mark.length };
-  return cutText(`${mark}${operationLine(facts, narrowed)}`, INDEX_LINE.limit);
+  return cutText(`${mark}${operationLine(facts, narrowed, namespace)}`, INDEX_LINE.limit);
 }
 
 /** " (3 not validated)" after an operation count, or nothing when there are none. */
