@@ -77,6 +77,12 @@ for (let round = 0; round < 3; round += 1) {
     search.push(timed(() => (hits += catalog.search(query).results.length)));
   }
 }
+// Each query's fastest of its three rounds: a query's own work, without the pauses a shared machine
+// puts into some samples (on this VM, 4 ms stalls with no garbage collection in them set the p99 of
+// `search` above; BENCHMARKS.md, "Search latency at 10,000 operations").
+const searchBest = queries.map((_query, index) =>
+  Math.min(...[0, 1, 2].map((round) => search[round * queries.length + index])),
+);
 
 const describeOperation = paths
   .filter((_path, index) => index % 7 === 0)
@@ -107,6 +113,7 @@ console.log(
     listNamespaceMedianMs: median(listNamespace),
     searchP50Ms: percentile(search, 50),
     searchP99Ms: percentile(search, 99),
+    searchBestP99Ms: percentile(searchBest, 99),
     searchQueries: queries.length,
     meanResults: hits / search.length,
     describeOperationMedianMs: median(describeOperation),
