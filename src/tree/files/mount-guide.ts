@@ -9,7 +9,8 @@ import { SOURCE_FILE, UNSUPPORTED_FILE } from "./source-files.js";
  */
 const QUOTED_LABEL_LENGTH = 64;
 
-const SEARCH_STEP = `1. Search, several needs in one call (lexical, few synonyms: use an API's words):
+const SEARCH_STEP = `1. Search first, several needs in one call: a need's digest costs less than one namespace's index
+   and marks look-alikes in other namespaces (lexical, few synonyms: use an API's words):
    \`for q in "send email" "create issue"; do cat ".search/$q/@index.txt"; done\`
 `;
 
