@@ -1,5 +1,5 @@
 // The forage command without a mount: docs/cli.md, "Help", "Mount options", "Export",
-// "Exit codes" and "Output to a closed pipe". Every case runs the built CLI (dist/cli/main.js) as its
+// "What loading says about the sources", "Exit codes" and "Output to a closed pipe". Every case runs the built CLI (dist/cli/main.js) as its
 // own process.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -209,5 +209,43 @@ describe("export tells the truth", () => {
     expect(run.stderr).toMatch(/failed and was removed: .*ENOSPC/);
     expect(readdirSync(small)).toEqual(created ? [] : ["existing"]);
     if (!created) expect(readdirSync(join(small, "existing"))).toEqual([]);
+  });
+});
+
+describe("what loading says about the sources", () => {
+  /** A folder of `servers` tools/list files, each with one tool shown not validated and one left out. */
+  function toolsFolder(servers: number): string {
+    const folder = scratchDirectory();
+    for (let index = 0; index < servers; index++) {
+      const tools = [
+        { name: "ok", inputSchema: { type: "object", properties: { q: { type: "string" } } } },
+        { name: "dated", inputSchema: { type: "object", properties: { at: { type: "string", format: "date" } } } },
+        { name: "bare", description: "No input schema." },
+      ];
+      writeFileSync(join(folder, `server${index}.json`), JSON.stringify({ tools }));
+    }
+    return folder;
+  }
+  const lines = (run: Run): string[] => run.stderr.trimEnd().split("\n");
+
+  test("up to five sources, one line per source and kind", () => {
+    const run = forage("export", toolsFolder(5), join(scratchDirectory(), "out"));
+    expect(run.status, run.stderr).toBe(0);
+    expect(lines(run)).toHaveLength(10);
+    expect(lines(run)).toContain(
+      "forage: server0: 1 operation not validated (of 3 declared); the mount shows it from the source's own schemas, marked [not validated], each .json with the reason",
+    );
+    expect(lines(run)).toContain(
+      "forage: server4: 1 operation unsupported (of 3 declared); the mount lists it with the reasons in server4/@unsupported.txt",
+    );
+  });
+
+  test("more sources are summed, one line per kind, however many there are", () => {
+    const run = forage("export", toolsFolder(40), join(scratchDirectory(), "out"));
+    expect(run.status, run.stderr).toBe(0);
+    expect(lines(run)).toEqual([
+      "forage: 40 operations not validated in 40 sources (server0 1, server1 1, server10 1, and 37 more); the mount shows them from the sources' own schemas, marked [not validated], each .json with the reason; @index.txt counts each namespace's",
+      "forage: 40 operations unsupported in 40 sources (server0 1, server1 1, server10 1, and 37 more); each source's @unsupported.txt lists its own with the reasons",
+    ]);
   });
 });

@@ -6,13 +6,12 @@ import { runToEnd, type Steps } from "../slices.js";
 import { type LoadedCatalog, type LoadOptions, loadCatalog } from "../sources/load-catalog.js";
 import type { SourceSpec } from "../sources/source-spec.js";
 import { catalogTreeSteps } from "../tree/catalog-tree.js";
-import { UNSUPPORTED_FILE } from "../tree/files/source-files.js";
 import type { SourceInfo } from "../tree/source-info.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { CliError } from "./cli-error.js";
-import { count } from "./count.js";
 import type { MountArguments } from "./mount-arguments.js";
 import { packageVersion } from "./package-version.js";
+import { sourceNotes } from "./source-notes.js";
 
 /** A loaded revision: its catalog and the tree that shows it. */
 export interface LoadedRevision {
@@ -74,56 +73,8 @@ export async function loadSourcesCatalog(
     client: { name: "forage", version: packageVersion() },
     note: (line) => process.stderr.write(`forage: ${line}\n`),
   });
-  const splitSpecs = new Map<string, SourceInfo[]>();
-  for (const info of loaded.sources) {
-    if (info.part !== undefined) {
-      const key = `${info.part.spec}\0${info.origin}`;
-      splitSpecs.set(key, [...(splitSpecs.get(key) ?? []), info]);
-      continue;
-    }
-    if ((info.unvalidated?.length ?? 0) > 0) process.stderr.write(`forage: ${unvalidatedNote(info)}\n`);
-    if (info.unsupported.length > 0) process.stderr.write(`forage: ${leftOutNote(info)}\n`);
-  }
-  for (const parts of splitSpecs.values()) process.stderr.write(`forage: ${splitSpecNote(parts)}\n`);
+  for (const line of sourceNotes(loaded.sources)) process.stderr.write(`forage: ${line}\n`);
   return loaded;
-}
-
-/**
- * One line for a spec split into parts, summed over them: "github: 1223 operations in 120 parts:
- * 482 validated, 741 not validated (…); 0 unsupported (…)", never one line per part.
- */
-function splitSpecNote(parts: readonly SourceInfo[]): string {
-  const first = parts[0] as SourceInfo & { part: { spec: string } };
-  const sum = (amount: (info: SourceInfo) => number): number => parts.reduce((total, info) => total + amount(info), 0);
-  const declared = sum((info) => info.declared);
-  const unvalidated = sum((info) => info.unvalidated?.length ?? 0);
-  const unsupported = sum((info) => info.unsupported.length);
-  const where = first.part.spec.split(".").join("/");
-  const shown =
-    unvalidated === 0
-      ? ""
-      : ` (shown from the source's own schemas, marked [not validated], each .json with the reason)`;
-  const listed =
-    unsupported === 0 ? "" : ` (listed with the reasons in each part's ${UNSUPPORTED_FILE} below ${where}/)`;
-  return (
-    `${first.part.spec}: ${count(declared, "operation")} in ${count(parts.length, "part")}: ` +
-    `${declared - unvalidated - unsupported} validated, ${unvalidated} not validated${shown}; ${unsupported} unsupported${listed}`
-  );
-}
-
-/** "uspto: 2 operations not validated (of 3 declared); the mount shows them from the source's own schemas, marked [not validated]". */
-function unvalidatedNote(info: SourceInfo): string {
-  const count = info.unvalidated?.length ?? 0;
-  const operations = `${count} ${count === 1 ? "operation" : "operations"} not validated (of ${info.declared} declared)`;
-  return `${info.namespace}: ${operations}; the mount shows ${count === 1 ? "it" : "them"} from the source's own schemas, marked [not validated], each .json with the reason`;
-}
-
-/** "petstore: 3 operations unsupported (of 3 declared); the mount lists them with the reasons in petstore/@unsupported.txt". */
-function leftOutNote(info: SourceInfo): string {
-  const file = `${info.namespace.split(".").join("/")}/${UNSUPPORTED_FILE}`;
-  const count = info.unsupported.length;
-  const operations = `${count} ${count === 1 ? "operation" : "operations"} unsupported (of ${info.declared} declared)`;
-  return `${info.namespace}: ${operations}; the mount lists ${count === 1 ? "it" : "them"} with the reasons in ${file}`;
 }
 
 /** The tree of one view of a loaded catalog; several views (one per token) share one load. */
