@@ -4,7 +4,11 @@ import { sha256Hex } from "../catalog/canonical-json.js";
 import { compareCodeUnits } from "../catalog/operation-path.js";
 import type { OperationDefinition } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
-import { MAX_TOOLS_LIST_BYTES, type McpToolsIntake, readToolsList } from "../mcp/index.js";
+// Not the ../mcp/index.js barrel: it also exports the live-server client, which would load the MCP SDK
+// (and, through it, ajv and zod-to-json-schema: ~150 modules) for every folder or saved tool list.
+import { MAX_TOOLS_LIST_BYTES } from "../mcp/limits.js";
+import { readToolsList } from "../mcp/tools-list-intake.js";
+import type { McpToolsIntake } from "../mcp/types.js";
 import type { SourceInfo, SourceSection } from "../tree/source-info.js";
 import { detectDataFile } from "./detect-data-file.js";
 import { defaultNamespace, type LoadedSource, nestedSource } from "./loaded-source.js";
