@@ -568,6 +568,20 @@ describe("bounds", () => {
     });
   });
 
+  test("check the compiler's own copy again: a getter that answers deeper the second time is refused", () => {
+    let deep: unknown = 1;
+    for (let index = 0; index < 70; index += 1) deep = [deep];
+    let reads = 0;
+    const schema = { type: "object" };
+    // The bounds walk reads `default` once and sees 1; JSON.stringify reads it again and gets 70 levels.
+    Object.defineProperty(schema, "default", { enumerable: true, get: () => (++reads === 1 ? 1 : deep) });
+    expect(refusal(schema)).toMatchObject({
+      code: "too_large",
+      message: expect.stringContaining("nested too deeply"),
+      details: { pointer: `/default${"/0".repeat(63)}` },
+    });
+  });
+
   test("refuse cyclic schema objects as recursive", () => {
     const schema: Record<string, unknown> = { type: "object", properties: {} };
     (schema.properties as Record<string, unknown>).self = schema;
