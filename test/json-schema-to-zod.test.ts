@@ -5,8 +5,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
+import { normalizeProjection } from "../src/describe/projection-normal-form.js";
 import { type ForageError, isForageError } from "../src/forage-error.js";
-import { type JsonSchemaDialect, jsonSchemaToZod } from "../src/json-schema/index.js";
+import { type JsonSchema, type JsonSchemaDialect, jsonSchemaToZod } from "../src/json-schema/index.js";
+import { isNormalFormProjection } from "../src/json-schema/normal-form-projections.js";
 
 const SUITE = join(import.meta.dirname, "fixtures/json-schema-test-suite/tests");
 
@@ -95,6 +97,9 @@ function compiledProjection(label: string, validator: z.ZodType, tally: SuiteTal
   }
   if (JSON.stringify(projectionOf(again)) !== JSON.stringify(projected))
     tally.failures.push(`${label}: its projection ${JSON.stringify(projected)} compiled again projects otherwise`);
+  // A projection marked as in normal form is one that describe's normal form leaves as it is.
+  if (isNormalFormProjection(projected) && normalizeProjection(projected as JsonSchema) !== projected)
+    tally.failures.push(`${label}: its projection ${JSON.stringify(projected)} is marked but not in normal form`);
   return again;
 }
 
@@ -241,6 +246,27 @@ describe("refusals", () => {
     expect(refusal({ description: () => "x" }).code).toBe("invalid_argument");
     expect(refusal({ maximum: Number.NaN }).code).toBe("invalid_argument");
     expect(refusal(new Date()).code).toBe("invalid_argument");
+  });
+});
+
+describe("projection in normal form", () => {
+  test("is marked when compiled without OpenAPI's extensions, and describe's normal form leaves it as it is", () => {
+    const schema = {
+      type: "object",
+      properties: { tags: { type: "array", items: { enum: ["a", "b"] }, uniqueItems: true }, n: { maximum: 3 } },
+      required: ["tags"],
+      additionalProperties: false,
+      description: "written after type, projected before it",
+    };
+    const projected = projectionOf(jsonSchemaToZod(schema));
+    expect(isNormalFormProjection(projected)).toBe(true);
+    expect(normalizeProjection(projected as JsonSchema)).toBe(projected);
+  });
+
+  test("is not marked under an OpenAPI dialect, whose example the normal form merges into examples", () => {
+    const projected = projectionOf(jsonSchemaToZod({ type: "string", example: "x" }, { dialect: "openapi-3.0" }));
+    expect(isNormalFormProjection(projected)).toBe(false);
+    expect(normalizeProjection(projected as JsonSchema)).toEqual({ type: "string", examples: ["x"] });
   });
 });
 
@@ -539,6 +565,20 @@ describe("bounds", () => {
     expect(refusal({ $defs, $ref: "#/$defs/d40" })).toMatchObject({
       code: "too_large",
       details: { pointer: "/$defs/d15" },
+    });
+  });
+
+  test("check the compiler's own copy again: a getter that answers deeper the second time is refused", () => {
+    let deep: unknown = 1;
+    for (let index = 0; index < 70; index += 1) deep = [deep];
+    let reads = 0;
+    const schema = { type: "object" };
+    // The bounds walk reads `default` once and sees 1; JSON.stringify reads it again and gets 70 levels.
+    Object.defineProperty(schema, "default", { enumerable: true, get: () => (++reads === 1 ? 1 : deep) });
+    expect(refusal(schema)).toMatchObject({
+      code: "too_large",
+      message: expect.stringContaining("nested too deeply"),
+      details: { pointer: `/default${"/0".repeat(63)}` },
     });
   });
 

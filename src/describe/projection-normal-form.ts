@@ -1,56 +1,8 @@
+import { KEYWORD_RANK } from "../json-schema/keyword-order.js";
 import { SINGLE_SUBSCHEMAS, SUBSCHEMA_LISTS, SUBSCHEMA_MAPS } from "../json-schema/subschema-keywords.js";
 import type { JsonSchema, JsonValue } from "../json-value.js";
 
 type SchemaObject = { readonly [keyword: string]: JsonValue };
-
-/**
- * The order keywords are written in: what a schema is, then its members, then
- * its bounds, then its combinators, then annotations, then definitions.
- * Keywords not listed follow in the order they came.
- */
-const KEYWORD_ORDER: ReadonlyMap<string, number> = new Map(
-  [
-    "$ref",
-    "title",
-    "description",
-    "type",
-    "const",
-    "enum",
-    "properties",
-    "required",
-    "additionalProperties",
-    "propertyNames",
-    "patternProperties",
-    "minProperties",
-    "maxProperties",
-    "prefixItems",
-    "items",
-    "additionalItems",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minimum",
-    "exclusiveMinimum",
-    "maximum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "not",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$defs",
-    "definitions",
-  ].map((keyword, index) => [keyword, index]),
-);
 
 /**
  * A projection in Forage's normal form, the same constraint spelled one way,
@@ -60,7 +12,7 @@ const KEYWORD_ORDER: ReadonlyMap<string, number> = new Map(
  * - `additionalProperties` that accepts anything, `propertyNames: {"type": "string"}`
  *   (every JSON key is a string), empty `properties` and empty `required` are left out;
  * - OpenAPI's `example` becomes an entry of `examples`, its draft 2020-12 spelling;
- * - keywords come in a fixed order (KEYWORD_ORDER); property and definition names keep theirs.
+ * - keywords come in one fixed order (src/json-schema/keyword-order.ts); property and definition names keep theirs.
  * Values of `const`, `enum`, `default` and `examples` are data and stay as they are.
  * Returns `schema` itself when it is already in normal form.
  */
@@ -100,7 +52,7 @@ function normalizeSchema(schema: JsonValue): JsonValue {
     else entries[at] = ["examples", example];
   }
   const ordered = entries
-    .map((entry, index) => ({ entry, rank: KEYWORD_ORDER.get(entry[0]) ?? KEYWORD_ORDER.size + index }))
+    .map((entry, index) => ({ entry, rank: KEYWORD_RANK.get(entry[0]) ?? KEYWORD_RANK.size + index }))
     .sort((a, b) => a.rank - b.rank);
   if (ordered.some(({ entry }, index) => entry !== entries[index])) changed = true;
   return changed ? Object.fromEntries(ordered.map(({ entry }) => entry)) : schema;

@@ -1,5 +1,6 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import { MAX_SCHEMA_DEPTH } from "../catalog/limits.js";
+import { isNormalFormProjection } from "../json-schema/normal-form-projections.js";
 import type { JsonSchema, JsonValue } from "../json-value.js";
 import { normalizeProjection } from "./projection-normal-form.js";
 
@@ -55,7 +56,8 @@ export function projectJsonSchemaWithText(validator: unknown, side: ProjectionSi
     schema = rest;
     json = JSON.stringify(rest);
   }
-  const normal = normalizeProjection(schema as JsonSchema);
+  // A projection the compiler marked is in normal form already (src/json-schema/README.md, "Projection").
+  const normal = isNormalFormProjection(schema) ? (schema as JsonSchema) : normalizeProjection(schema as JsonSchema);
   // Most projections need no change; only a changed one is serialised again.
   return normal === schema
     ? { schema: normal, json: json as string }

@@ -1,6 +1,15 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import type { z } from "zod";
 import { ForageError, type ForageErrorCode } from "../forage-error.js";
+
+/**
+ * SHA-256 of a text, in base64: Node's one-shot `crypto.hash` where it has one (20.12 and later), two
+ * to three times faster than a Hash object for the short texts most schemas are, else a Hash object.
+ */
+const sha256Base64: (text: string) => string =
+  typeof crypto.hash === "function"
+    ? (text) => crypto.hash("sha256", text, "base64")
+    : (text) => crypto.createHash("sha256").update(text).digest("base64");
 
 /**
  * Refusals remembered at most: each is a digest and a message, a few hundred bytes; the oldest
@@ -40,7 +49,7 @@ export class CompiledSchemas {
   /** The validator for `text` under `options`, made by `compile` unless one is still held or it was refused before. */
   compile(options: string, text: string, compile: () => z.ZodType): z.ZodType {
     // A digest rather than the text as the key, so the cache holds 44 characters per schema, not a copy of it.
-    const key = `${options}\u0000${createHash("sha256").update(text).digest("base64")}`;
+    const key = `${options}\u0000${sha256Base64(text)}`;
     const known = this.#byKey.get(key)?.deref();
     if (known !== undefined) return known;
     const refused = this.#refusals.get(key);

@@ -9,8 +9,10 @@ export function inheritedPropertyName(node: unknown, at: string): { name: string
 // `path` holds the keys down to `node`; a location is spelled only for the name found.
 function findInherited(node: unknown, path: string[]): { name: string; at: string } | undefined {
   if (node === null || typeof node !== "object") return undefined;
-  for (const [key, value] of Object.entries(node)) {
+  // Keys, then each value, rather than Object.entries: one array per object walked, not one per member.
+  for (const key of Object.keys(node)) {
     if (key === "__proto__") return { name: key, at: location(path, key) };
+    const value: unknown = (node as Record<string, unknown>)[key];
     if (key === "properties" && value !== null && typeof value === "object" && !Array.isArray(value)) {
       const member = Object.keys(value).find(isObjectMember);
       if (member !== undefined) return { name: member, at: location(path, key, member) };

@@ -26,8 +26,28 @@ export function boundedJsonText(input: unknown): string {
  */
 export function frozenCopyOf(text: string): JsonValue {
   const copy = JSON.parse(text) as JsonValue;
-  new BoundedWalker(true).walk(copy, 0);
+  // Parsed from text, the copy holds plain JSON values only, with no cycle and no getter: its bounds
+  // are all that can fail, so a lighter walk freezes it, and only a copy past a bound is walked
+  // again by the full check, to be refused with the same error and pointer.
+  if (!frozenWithinBounds(copy)) new BoundedWalker(true).walk(copy, 0);
   return copy;
+}
+
+/** Freezes a value parsed from JSON text, as BoundedWalker(true) does; false as soon as it is past a bound. */
+function frozenWithinBounds(root: JsonValue): boolean {
+  let nodes = 0;
+  const visit = (value: JsonValue, depth: number): boolean => {
+    nodes += 1;
+    if (nodes > MAX_DOCUMENT_NODES) return false;
+    if (typeof value === "number") return Number.isFinite(value);
+    if (value === null || typeof value !== "object") return true;
+    if (depth + 1 > MAX_DOCUMENT_DEPTH) return false;
+    const members: readonly JsonValue[] = Array.isArray(value) ? value : Object.values(value);
+    for (const member of members) if (!visit(member, depth + 1)) return false;
+    Object.freeze(value);
+    return true;
+  };
+  return visit(root, 0);
 }
 
 /** Defines an own enumerable data property, safe for keys such as `__proto__`. */

@@ -7,6 +7,8 @@ export function childPointer(pointer: string, token: string | number): string {
 
 /** Escapes one reference token (`~` → `~0`, `/` → `~1`). */
 export function escapeToken(token: string): string {
+  // Most tokens (property names, indexes) have neither: the compiler spells a pointer for every subschema.
+  if (!token.includes("~") && !token.includes("/")) return token;
   return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 

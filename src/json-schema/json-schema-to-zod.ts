@@ -8,6 +8,7 @@ import { resolveDialect } from "./dialect.js";
 import { boundedJsonText, frozenCopyOf } from "./json-document.js";
 import { findNonJson } from "./json-instance.js";
 import { projectionBuilder } from "./node-projection.js";
+import { markNormalForm } from "./normal-form-projections.js";
 import type { JsonSchemaToZodOptions } from "./types.js";
 
 /** Every validator this module made and someone still holds, by schema text and options. */
@@ -30,7 +31,15 @@ export function jsonSchemaToZod(schema: unknown, options: JsonSchemaToZodOptions
     // and refuses it now; the zod pieces, which a catalog that only lists, searches and describes
     // never runs, are built by the same walk when the validator first validates.
     const projection = compileAt(root, "", createContext(root, dialect, projectionBuilder)).value;
-    const validator = z.lazy(() => acceptOnlyJson(compileAt(root, "", createContext(root, dialect, zodBuilder)).value));
+    // The normal form differs from the projection only in OpenAPI's `example`, which it merges into
+    // `examples`: without that keyword (a dialect without extensions has none) the two are one.
+    if (!dialect.extensions) markNormalForm(projection);
+    // Until then it holds the text, not the parsed copy: a string is a fraction of the object tree
+    // parsed from it, and the tree, but for the values the projection shares, dies young.
+    const validator = z.lazy(() => {
+      const copy = frozenCopyOf(text);
+      return acceptOnlyJson(compileAt(copy, "", createContext(copy, dialect, zodBuilder)).value);
+    });
     return answeringWith(validator, projection);
   });
 }

@@ -7,6 +7,7 @@ import type { NodeScope, SchemaBuilder } from "./compile-schema.js";
 import { type JsonType, readTypes } from "./compile-type-branches.js";
 import { setOwn } from "./json-document.js";
 import { childPointer } from "./json-pointer.js";
+import { KEYWORD_ORDER } from "./keyword-order.js";
 import {
   keywordValue,
   readArray,
@@ -137,41 +138,6 @@ function projectCombinator(parts: JsonObject, keyword: string, node: JsonObject,
   parts[keyword] = frozenList(members.map((member, index) => scope.schema(member, childPointer(base, index))));
 }
 
-/** The keywords Forage's normal form writes, in its order (src/describe/projection-normal-form.ts). */
-const NORMAL_ORDER = [
-  "title",
-  "description",
-  "type",
-  "const",
-  "enum",
-  "properties",
-  "required",
-  "additionalProperties",
-  "minProperties",
-  "maxProperties",
-  "prefixItems",
-  "items",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "minLength",
-  "maxLength",
-  "minimum",
-  "exclusiveMinimum",
-  "maximum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "anyOf",
-  "oneOf",
-  "allOf",
-  "default",
-  "examples",
-  "example",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-];
-
 function inNormalOrder(
   node: JsonObject,
   types: readonly JsonType[] | undefined,
@@ -184,7 +150,8 @@ function inNormalOrder(
   if (Object.hasOwn(node, "const")) written.const = node.const as JsonValue;
   if (Object.hasOwn(node, "enum")) written.enum = node.enum as JsonValue;
   const out: JsonObject = {};
-  for (const keyword of NORMAL_ORDER) if (Object.hasOwn(written, keyword)) out[keyword] = written[keyword] as JsonValue;
+  for (const keyword of KEYWORD_ORDER)
+    if (Object.hasOwn(written, keyword)) out[keyword] = written[keyword] as JsonValue;
   return Object.freeze(out);
 }
 

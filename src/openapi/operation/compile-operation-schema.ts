@@ -17,11 +17,17 @@ export function compileOperationSchema(
   dialect: JsonSchemaDialect | undefined,
   what: string,
 ): CompileResult {
+  // A refusal becomes its message: the stack it would capture is never read, and capturing one was
+  // a tenth of intake's own time over a folder of 20,000 real tools, a third of whose schemas are refused.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     return { ok: true, validator: jsonSchemaToZod(schema, dialect === undefined ? {} : { dialect }) };
   } catch (error) {
     if (error instanceof ForageError) return { ok: false, reason: `the ${what} is unsupported: ${error.message}` };
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, reason: `the ${what} could not be compiled: ${message.split("\n")[0] ?? message}` };
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
