@@ -216,6 +216,21 @@ describe("annotations, descriptions and schemas", () => {
       ],
     ]);
   });
+
+  test("a host whose Error.stackTraceLimit is read-only (frozen intrinsics) still gets refusals as reasons", () => {
+    const limit = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit") as PropertyDescriptor;
+    Object.defineProperty(Error, "stackTraceLimit", { ...limit, writable: false });
+    try {
+      const intake = readToolsList({
+        tools: [
+          tool("dated", { inputSchema: { type: "object", properties: { at: { type: "string", format: "date" } } } }),
+        ],
+      });
+      expect(intake.unsupported.map(({ reason }) => reason.split(":")[0])).toEqual(["the inputSchema is unsupported"]);
+    } finally {
+      Object.defineProperty(Error, "stackTraceLimit", limit);
+    }
+  });
 });
 
 describe("provider text and bounds", () => {
