@@ -15,6 +15,9 @@ const PAGE_BYTES = 16 * 1024;
 const PAGE_ENTRY_LINES = 200;
 const INDEX_LINE = 240;
 const NAMESPACE_LINE = 160;
+/** An operation line's sentence, and its signature unless its name alone takes the room (docs/mount.md, "Index lines"). */
+const SENTENCE = 72;
+const SIGNATURE = 96;
 const DIGEST_BYTES = 1024;
 
 const decoder = new TextDecoder();
@@ -122,6 +125,11 @@ describe(`the surface of a catalog of ${operations.length} operations`, () => {
         // A surrogate half cut from its pair would read back as U+FFFD.
         expect(line, path).not.toContain("\uFFFD");
         if (/^[^ ]+\/ — /.test(line)) expect(line.length, line).toBeLessThanOrEqual(NAMESPACE_LINE);
+        const operation = /^(?:\[not validated\] )?(([^ (]+)\(.*?\)) — (.*)$/.exec(line);
+        if (operation === null || path.startsWith("/.search")) continue;
+        const [, signature = "", name = "", sentence = ""] = operation;
+        expect(sentence.length, line).toBeLessThanOrEqual(SENTENCE);
+        if (name.length < SIGNATURE / 2) expect(signature.length, line).toBeLessThanOrEqual(SIGNATURE);
       }
       if (/@index\.2\.txt$/.test(path)) paged += 1;
     }

@@ -408,6 +408,11 @@ describe("reserved names", () => {
     expect(names(sub, "/x")).toContain("tsconfig.json");
     const ranked = sub.list("/.search/configure things").find((entry) => entry.kind === "symlink");
     expect(ranked?.target).toBe("../../tsconfig.op.d.ts");
+    // The root's index names them as ls does, so a line leads to its files.
+    const lines = text(sub, "/@index.txt").split("\n");
+    expect(lines.some((line) => line.startsWith("index.op("))).toBe(true);
+    expect(lines.some((line) => line.startsWith("tsconfig.op("))).toBe(true);
+    expect(lines.some((line) => line.startsWith("README("))).toBe(true);
     readAll(sub);
     // Unrooted, the same operations keep their names.
     expect(names(treeOf(odd, []), "/w")).toContain("tsconfig.json");

@@ -40,8 +40,6 @@ export type IndexEntry =
 export interface IndexSubject {
   /** "the catalog root", "namespace petstore". */
   readonly title: string;
-  /** The directory's namespace ("" at the catalog root): its lines name operations below it, as `ls` does. */
-  readonly namespace: string;
   readonly operations: number;
   /** Not-validated operations below, which have files too (see unvalidatedCount). */
   readonly unvalidated?: number;
@@ -67,14 +65,18 @@ function lineFormats(entries: readonly IndexEntry[]): string {
  * child in listing order. The header is an index line too, so it is held to INDEX_LINE.limit by
  * cutting the directory's title, the one part of it that a catalog's names can make long.
  */
-export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]): string[] {
+export function indexPages(
+  subject: IndexSubject,
+  entries: readonly IndexEntry[],
+  shown: (path: string) => string,
+): string[] {
   const total = subject.operations + (subject.unvalidated ?? 0);
   const described = `${total} ${plural(total, "operation")} below${unvalidatedCount(subject.unvalidated)}`;
   const leftOut = subject.unsupported === 0 ? "" : `, ${subject.unsupported} unsupported`;
   const formats = lineFormats(entries);
   return renderPages(
     INDEX_STEM,
-    entries.map((entry) => indexLine(entry, INDEX_LINE, subject.namespace)),
+    entries.map((entry) => indexLine(entry, INDEX_LINE, shown)),
     (at) => {
       const head = `# ${pageName(INDEX_STEM, at.page)}: index of `;
       const rest = `, ${described}${leftOut}: ${positionWords(at, "entry")}.${formats}`;
@@ -87,12 +89,16 @@ export function indexPages(subject: IndexSubject, entries: readonly IndexEntry[]
 
 /**
  * One entry's line, as every index shows it; `shape` bounds an operation's or a left-out one's (a
- * digest's are shorter); an operation's path is written below `namespace` (a digest's, from the root).
+ * digest's are shorter); `shown` names an operation by its path (a directory's index: by its file stem).
  */
-export function indexLine(entry: IndexEntry, shape: LineShape = INDEX_LINE, namespace = ""): string {
+export function indexLine(
+  entry: IndexEntry,
+  shape: LineShape = INDEX_LINE,
+  shown: (path: string) => string = (path) => path,
+): string {
   switch (entry.kind) {
     case "operation":
-      return operationLine({ ...entry.summary, inputs: entry.inputs }, shape, namespace);
+      return operationLine({ ...entry.summary, inputs: entry.inputs }, shape, shown(entry.summary.path));
     case "namespace": {
       const total = entry.operations + (entry.unvalidated ?? 0);
       const counts = `${total} ${plural(total, "operation")}${unvalidatedCount(entry.unvalidated)}`;
@@ -100,7 +106,7 @@ export function indexLine(entry: IndexEntry, shape: LineShape = INDEX_LINE, name
       return namespaceLine(entry.name, `${counts}${leftOut}`, entry.summary);
     }
     case "unvalidated":
-      return unvalidatedIndexLine(entry, shape, namespace);
+      return unvalidatedIndexLine(entry, shape, shown(entry.path));
     case "unsupported": {
       const { name, summary } = entry.operation;
       return unsupportedLine(entry.namespace, name, summary, shape.limit);

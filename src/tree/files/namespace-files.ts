@@ -117,7 +117,11 @@ export class NamespaceFiles {
   }
 
   #renderIndex(directory: string, facts: DirectoryFacts): string[] {
-    return indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts));
+    // A directory's index names each operation as `ls` names its files: by its file stem.
+    return indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts), (path) => {
+      const file = this.#layout.operationFile(path);
+      return file.slice(file.lastIndexOf("/") + 1, -".d.ts".length);
+    });
   }
 
   #facts(directory: string): DirectoryFacts {
@@ -132,13 +136,7 @@ export class NamespaceFiles {
         : namespace === ""
           ? "the catalog root"
           : `namespace ${namespace} (the mount root)`;
-    return {
-      title,
-      namespace,
-      operations: facts.operations,
-      unvalidated: facts.unvalidated,
-      unsupported: facts.unsupported,
-    };
+    return { title, operations: facts.operations, unvalidated: facts.unvalidated, unsupported: facts.unsupported };
   }
 
   #indexEntries(directory: string, facts: DirectoryFacts): IndexEntry[] {

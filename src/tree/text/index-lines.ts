@@ -50,13 +50,12 @@ export interface OperationLineFacts {
 }
 
 /**
- * `path({ required, optional? }) — first sentence[ — same as: peers]`, within `shape`, the path
- * written below `namespace` (the directory whose index holds the line, as `ls` names its files). The
- * path is never cut short of INDEX_LINE.limit: it is what a reader names the operation by, so a long
- * path takes the room of its input names and its sentence first.
+ * `path({ required, optional? }) — first sentence[ — same as: peers]`, within `shape`, the operation
+ * named `shown` (a directory's index names it as `ls` names its files; a digest, by its whole path).
+ * The name is never cut short of INDEX_LINE.limit: it is what a reader names the operation by, so a
+ * long one takes the room of its input names and its sentence first.
  */
-export function operationLine(facts: OperationLineFacts, shape: LineShape, namespace = ""): string {
-  const shown = pathBelow(facts.path, namespace);
+export function operationLine(facts: OperationLineFacts, shape: LineShape, shown = facts.path): string {
   const signature = `${shown}${inputText(facts, shape.signature - shown.length)}`;
   const sentenceRoom = Math.max(
     Math.min(shape.sentence, shape.limit - signature.length - SEPARATOR.length),
@@ -90,11 +89,6 @@ export function namespaceLine(name: string, counts: string, about: string): stri
 /** `[unsupported] NAMESPACE: NAME — summary`, within `limit`. */
 export function unsupportedLine(namespace: string, name: string, summary: string | undefined, limit: number): string {
   return oneLine(`[unsupported] ${namespace}: ${name}${summary === undefined ? "" : `${SEPARATOR}${summary}`}`, limit);
-}
-
-/** `path` without `namespace.` in front: `github.issues.create` below `github` is `issues.create`. */
-function pathBelow(path: string, namespace: string): string {
-  return namespace !== "" && path.startsWith(`${namespace}.`) ? path.slice(namespace.length + 1) : path;
 }
 
 /**

@@ -82,13 +82,13 @@ export function unvalidatedJson(subject: UnvalidatedSubject): string {
 }
 
 /**
- * Its index line: a described operation's line (within `shape`, its path below `namespace`), marked,
- * so grep and a reader find it as the operation it is; the mark counts in the line's bound.
+ * Its index line: a described operation's line (within `shape`, named `shown`), marked, so grep and
+ * a reader find it as the operation it is; the mark counts in the line's bound.
  */
 export function unvalidatedIndexLine(
   subject: UnvalidatedSubject,
   shape: LineShape = INDEX_LINE,
-  namespace = "",
+  shown = subject.path,
 ): string {
   const { path, operation } = subject;
   const mark = `${UNVALIDATED_MARK} `;
@@ -99,7 +99,7 @@ export function unvalidatedIndexLine(
     inputs: inputNames(operation.inputSchema),
   };
   const narrowed = { ...shape, limit: shape.limit - mark.length, signature: shape.signature - mark.length };
-  return cutText(`${mark}${operationLine(facts, narrowed, namespace)}`, INDEX_LINE.limit);
+  return cutText(`${mark}${operationLine(facts, narrowed, shown)}`, INDEX_LINE.limit);
 }
 
 /** " (3 not validated)" after an operation count, or nothing when there are none. */
