@@ -244,7 +244,7 @@ describe("what loading says about the sources", () => {
     const run = forage("export", toolsFolder(40), join(scratchDirectory(), "out"));
     expect(run.status, run.stderr).toBe(0);
     expect(lines(run)).toEqual([
-      "forage: 40 operations not validated in 40 sources (server0 1, server1 1, server10 1, and 37 more); the mount shows them from the sources' own schemas, marked [not validated], each .json with the reason; @index.txt counts each namespace's",
+      "forage: 40 operations not validated in 40 sources (server0 1, server1 1, server10 1, and 37 more); the mount shows them from the sources' own schemas, marked [not validated], each .json with the reason; each namespace's line in @index.txt counts its own",
       "forage: 40 operations unsupported in 40 sources (server0 1, server1 1, server10 1, and 37 more); each source's @unsupported.txt lists its own with the reasons",
     ]);
   });

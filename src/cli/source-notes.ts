@@ -8,14 +8,14 @@ import { count } from "./count.js";
  * every mount: a person scrolls past them and an agent that runs `forage mount` pays for each byte
  * (docs/cli.md, "What loading says about the sources").
  */
-export const NOTED_SOURCES = 5;
+const NOTED_SOURCES = 5;
 /** Sources a summary line names, with their counts, before "and N more". */
 const NAMED_IN_SUMMARY = 3;
 
 /** What loading says about the sources on stderr, one line each (without the `forage: ` prefix). */
 export function sourceNotes(sources: readonly SourceInfo[]): string[] {
   const whole = sources.filter((info) => info.part === undefined);
-  const unvalidated = whole.filter((info) => unvalidatedCount(info) > 0);
+  const unvalidated = whole.filter((info) => unvalidatedOf(info) > 0);
   const leftOut = whole.filter((info) => info.unsupported.length > 0);
   return [
     ...(unvalidated.length <= NOTED_SOURCES ? unvalidated.map(unvalidatedNote) : [unvalidatedSummary(unvalidated)]),
@@ -35,7 +35,7 @@ function splitSpecs(sources: readonly SourceInfo[]): Map<string, SourceInfo[]> {
   return specs;
 }
 
-function unvalidatedCount(info: SourceInfo): number {
+function unvalidatedOf(info: SourceInfo): number {
   return info.unvalidated?.length ?? 0;
 }
 
@@ -47,7 +47,7 @@ function splitSpecNote(parts: readonly SourceInfo[]): string {
   const first = parts[0] as SourceInfo & { part: { spec: string } };
   const sum = (amount: (info: SourceInfo) => number): number => parts.reduce((total, info) => total + amount(info), 0);
   const declared = sum((info) => info.declared);
-  const unvalidated = sum(unvalidatedCount);
+  const unvalidated = sum(unvalidatedOf);
   const unsupported = sum((info) => info.unsupported.length);
   const where = first.part.spec.split(".").join("/");
   const shown =
@@ -64,7 +64,7 @@ function splitSpecNote(parts: readonly SourceInfo[]): string {
 
 /** "uspto: 2 operations not validated (of 3 declared); the mount shows them from the source's own schemas, marked [not validated]". */
 function unvalidatedNote(info: SourceInfo): string {
-  const amount = unvalidatedCount(info);
+  const amount = unvalidatedOf(info);
   const operations = `${count(amount, "operation")} not validated (of ${info.declared} declared)`;
   return `${info.namespace}: ${operations}; the mount shows ${amount === 1 ? "it" : "them"} from the source's own schemas, marked [not validated], each .json with the reason`;
 }
@@ -80,8 +80,8 @@ function leftOutNote(info: SourceInfo): string {
 /** "7451 operations not validated in 231 sources (asana_api 26, box_api 112, …, and 228 more); …". */
 function unvalidatedSummary(sources: readonly SourceInfo[]): string {
   return (
-    `${summed(sources, unvalidatedCount, "not validated")}; the mount shows them from the sources' own schemas, ` +
-    "marked [not validated], each .json with the reason; @index.txt counts each namespace's"
+    `${summed(sources, unvalidatedOf, "not validated")}; the mount shows them from the sources' own schemas, ` +
+    "marked [not validated], each .json with the reason; each namespace's line in @index.txt counts its own"
   );
 }
 

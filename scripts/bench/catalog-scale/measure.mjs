@@ -70,18 +70,20 @@ const queries = syntheticQueries(
   paths.filter((_path, index) => index % 97 === 0),
 );
 for (const query of queries) catalog.search(query); // warm-up
+/** Rounds over the queries, after the warm-up. */
+const ROUNDS = 3;
 const search = [];
 let hits = 0;
-for (let round = 0; round < 3; round += 1) {
+for (let round = 0; round < ROUNDS; round += 1) {
   for (const query of queries) {
     search.push(timed(() => (hits += catalog.search(query).results.length)));
   }
 }
-// Each query's fastest of its three rounds: a query's own work, without the pauses a shared machine
-// puts into some samples (on this VM, 4 ms stalls with no garbage collection in them set the p99 of
+// Each query's fastest of its rounds: a query's own work, without the pauses a shared machine puts
+// into some samples (on this VM, 4 ms stalls with no garbage collection in them set the p99 of
 // `search` above; BENCHMARKS.md, "Search latency at 10,000 operations").
 const searchBest = queries.map((_query, index) =>
-  Math.min(...[0, 1, 2].map((round) => search[round * queries.length + index])),
+  Math.min(...Array.from({ length: ROUNDS }, (_, round) => search[round * queries.length + index])),
 );
 
 const describeOperation = paths
