@@ -98,8 +98,13 @@ export function prepareOperation(
   return { operation, metadata };
 }
 
-/** The searchable text of a prepared operation, made when the index is built rather than kept per operation. */
-export function searchDocumentOf(operation: PreparedOperation): SearchDocument {
+/** What search reads of an operation: a prepared one, or one a mount ranks beside the catalog's (not validated). */
+export type SearchableOperation = Pick<PreparedOperation, "path" | "description" | "capabilities" | "inputSchema"> & {
+  readonly instructions: string | null | undefined;
+};
+
+/** The searchable text of an operation, made when an index is built rather than kept per operation. */
+export function searchDocumentOf(operation: SearchableOperation): SearchDocument {
   return {
     path: operation.path,
     description: operation.description,

@@ -1,5 +1,5 @@
+import { searchDocumentOf } from "../../catalog/prepared-operation.js";
 import type { Forage, OperationDescription } from "../../catalog/types.js";
-import type { JsonValue } from "../../json-value.js";
 import { type SearchDocument, SearchIndex } from "../../search/search-index.js";
 import { type Steps, StepsOnce } from "../../slices.js";
 import { listEvery } from "../catalog-layout.js";
@@ -114,12 +114,12 @@ function* jointIndexSteps(
   const catalogDocs = new Map(summaries.map(({ path }, doc) => [path, doc]));
   const documents: SearchDocument[] = [];
   for (const { path } of summaries) {
-    documents.push(operationDocument(forage.describe(path) as OperationDescription));
+    documents.push(searchDocumentOf(forage.describe(path) as OperationDescription));
     if (documents.length % DOCUMENTS_PER_STEP === 0) yield;
   }
   documents.push(
     ...unvalidated.map(({ path, operation }) =>
-      operationDocument({
+      searchDocumentOf({
         path,
         description: operation.description ?? operation.summary ?? "",
         capabilities: operation.capabilities,
@@ -169,28 +169,4 @@ function leftOutDocument({ namespace, operation }: LeftOutMatch): SearchDocument
     instructions: "",
     inputFields: [],
   };
-}
-
-/** An operation's searchable text, by field, as the catalog indexes its own operations. */
-function operationDocument(
-  operation: Pick<OperationDescription, "path" | "description" | "capabilities" | "instructions" | "inputSchema">,
-): SearchDocument {
-  const schema = operation.inputSchema;
-  const properties = typeof schema === "object" && typeof schema.properties === "object" ? schema.properties : null;
-  return {
-    path: operation.path,
-    description: operation.description,
-    capabilities: operation.capabilities,
-    instructions: operation.instructions ?? "",
-    inputFields:
-      properties === null || Array.isArray(properties)
-        ? []
-        : Object.entries(properties).map(([name, field]) => ({ name, description: fieldDescription(field) })),
-  };
-}
-
-function fieldDescription(field: JsonValue): string {
-  return typeof field === "object" && field !== null && !Array.isArray(field) && typeof field.description === "string"
-    ? field.description
-    : "";
 }
