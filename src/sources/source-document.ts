@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import { yaml } from "../lazy-yaml.js";
 import { lineAt } from "../openapi/spec/parse-spec-text.js";
 
 /** A source file's text read as data: JSON, or YAML (which also reads JSON-like flow style). */
@@ -28,7 +28,7 @@ export function parseSourceDocument(text: string): SourceDocument {
 
 function parseYaml(text: string): SourceDocument {
   try {
-    const document = parseDocument(text, { version: "1.2", merge: false, prettyErrors: false });
+    const document = yaml().parseDocument(text, { version: "1.2", merge: false, prettyErrors: false });
     const error = document.errors[0];
     if (error !== undefined) {
       const line = lineAt(text, error.pos[0]);

@@ -1,4 +1,4 @@
-import { CST, Lexer } from "yaml";
+import { yaml } from "../lazy-yaml.js";
 
 /**
  * The first of `names` that a YAML text has as a top-level block-map key, found by YAML's own
@@ -10,6 +10,7 @@ export function yamlTopLevelKey(text: string, names: readonly string[]): string 
   let lineStart = true;
   let candidate: string | undefined;
   let afterScalarMark = false;
+  const { CST, Lexer } = yaml();
   for (const token of new Lexer().lex(text)) {
     const type = CST.tokenType(token);
     if (afterScalarMark) {

@@ -1,5 +1,6 @@
-import { type Document, isAlias, isMap, isScalar, parseDocument, visit } from "yaml";
+import type { Document } from "yaml";
 import { ForageError, type ForageErrorDetails, isForageError } from "../../forage-error.js";
+import { yaml } from "../../lazy-yaml.js";
 import { MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from "../limits.js";
 import { prescanYaml } from "./yaml-prescan.js";
 
@@ -107,7 +108,7 @@ export function assertJsonDepth(text: string, limit = MAX_SPEC_DEPTH): void {
 function parseYaml(text: string): unknown {
   prescanYaml(text);
   // uniqueKeys is checked below in one linear pass: yaml's own check is quadratic per map.
-  const document = parseDocument(text, {
+  const document = yaml().parseDocument(text, {
     version: "1.2",
     schema: "core",
     merge: false,
@@ -131,29 +132,29 @@ function parseYaml(text: string): unknown {
 /** Refuses aliases (authoritatively, after the pre-scan), complex keys and duplicate keys. */
 function assertPlainYaml(document: Document.Parsed): void {
   let failure: ForageError | undefined;
-  visit(document, {
+  yaml().visit(document, {
     Alias() {
       failure = new ForageError(
         "unsupported",
         "YAML aliases are refused; write the spec as plain JSON-compatible YAML",
         { feature: "yaml-aliases" },
       );
-      return visit.BREAK;
+      return yaml().visit.BREAK;
     },
     Map(_key, map) {
       failure = duplicateOrComplexKey(map);
-      return failure === undefined ? undefined : visit.BREAK;
+      return failure === undefined ? undefined : yaml().visit.BREAK;
     },
   });
   if (failure !== undefined) throw failure;
 }
 
 function duplicateOrComplexKey(map: unknown): ForageError | undefined {
-  if (!isMap(map)) return undefined;
+  if (!yaml().isMap(map)) return undefined;
   const seen = new Set<string>();
   for (const pair of map.items) {
     const key: unknown = pair.key;
-    if (isAlias(key) || (key !== null && !isScalar(key))) {
+    if (yaml().isAlias(key) || (key !== null && !yaml().isScalar(key))) {
       return new ForageError("invalid_spec", "The spec uses a YAML collection as a mapping key; keys must be scalars");
     }
     const name = key === null ? "" : String(key.value);

@@ -1,5 +1,5 @@
-import { CST, Lexer } from "yaml";
 import { ForageError } from "../../forage-error.js";
+import { yaml } from "../../lazy-yaml.js";
 import { MAX_SPEC_DEPTH, MAX_SPEC_NODES, MAX_YAML_TOKENS } from "../limits.js";
 
 /**
@@ -22,6 +22,7 @@ export function prescanYaml(text: string): void {
   const scan = new YamlScan();
   let scalarSource = false;
   let tokens = 0;
+  const { CST, Lexer } = yaml();
   for (const token of new Lexer().lex(text)) {
     tokens += 1;
     if (tokens > MAX_YAML_TOKENS) {

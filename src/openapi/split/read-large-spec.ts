@@ -1,5 +1,5 @@
-import { isAlias, parseDocument, visit } from "yaml";
 import { ForageError } from "../../forage-error.js";
+import { yaml } from "../../lazy-yaml.js";
 import { assertJsonDepth } from "../spec/parse-spec-text.js";
 import { countValuesUpTo } from "./count-values.js";
 import { MAX_SPLIT_BYTES, MAX_SPLIT_DEPTH, MAX_SPLIT_NODES, MAX_SPLIT_YAML_BYTES } from "./split-limits.js";
@@ -38,13 +38,13 @@ function parseJson(text: string): unknown {
 
 function parseYaml(text: string, bytes: number): unknown {
   if (bytes > MAX_SPLIT_YAML_BYTES) throw tooManyBytes(bytes, MAX_SPLIT_YAML_BYTES, " as YAML; convert it to JSON");
-  const document = parseDocument(text, { version: "1.2", schema: "core", merge: false, prettyErrors: false });
+  const document = yaml().parseDocument(text, { version: "1.2", schema: "core", merge: false, prettyErrors: false });
   const problem = document.errors[0] ?? document.warnings[0];
   if (problem !== undefined)
     throw new ForageError("invalid_spec", `The spec is not valid YAML: ${problem.message.split("\n")[0]}`);
-  visit(document, {
+  yaml().visit(document, {
     Alias(_key, node) {
-      if (isAlias(node))
+      if (yaml().isAlias(node))
         throw new ForageError("unsupported", "YAML aliases are refused; write the spec as plain JSON-compatible YAML", {
           feature: "yaml-aliases",
         });
