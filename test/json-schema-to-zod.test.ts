@@ -8,6 +8,7 @@ import { z } from "zod";
 import { normalizeProjection } from "../src/describe/projection-normal-form.js";
 import { type ForageError, isForageError } from "../src/forage-error.js";
 import { type JsonSchema, type JsonSchemaDialect, jsonSchemaToZod } from "../src/json-schema/index.js";
+import { handOverParsed, passOnHandOver } from "../src/json-schema/json-document.js";
 import { isNormalFormProjection } from "../src/json-schema/normal-form-projections.js";
 
 const SUITE = join(import.meta.dirname, "fixtures/json-schema-test-suite/tests");
@@ -267,6 +268,60 @@ describe("projection in normal form", () => {
     const projected = projectionOf(jsonSchemaToZod({ type: "string", example: "x" }, { dialect: "openapi-3.0" }));
     expect(isNormalFormProjection(projected)).toBe(false);
     expect(normalizeProjection(projected as JsonSchema)).toEqual({ type: "string", examples: ["x"] });
+  });
+});
+
+// src/json-schema/README.md, "A parsed document handed over".
+describe("a parsed document handed over", () => {
+  /** A tools/list-like document as a reader parses it, handed over, and the schema in it passed on. */
+  function handedOver(text: string): {
+    root: { tools: { inputSchema: Record<string, unknown> }[] };
+    schema: Record<string, unknown>;
+  } {
+    const root = JSON.parse(text);
+    handOverParsed(root);
+    const schema = passOnHandOver(root, root.tools[0].inputSchema);
+    return { root, schema };
+  }
+
+  test("is compiled as it is, frozen in place, to the validator its text gives", () => {
+    const text = JSON.stringify({
+      tools: [
+        { inputSchema: { type: "object", properties: { unit: { enum: ["handed-over-c", "f"], default: "f" } } } },
+      ],
+    });
+    const { schema } = handedOver(text);
+    const validator = jsonSchemaToZod(schema);
+    const unit = (schema.properties as Record<string, Record<string, unknown>>).unit as Record<string, unknown>;
+    expect([Object.isFrozen(schema), Object.isFrozen(unit), Object.isFrozen(unit.enum)]).toEqual([true, true, true]);
+    // The projection shares the document's own values: no second copy was parsed.
+    const projected = projectionOf(validator) as { properties: { unit: { enum: unknown } } };
+    expect(projected.properties.unit.enum).toBe(unit.enum);
+    // The same text, not handed over, gives the same validator; both judge alike.
+    expect(jsonSchemaToZod(JSON.parse(JSON.stringify(schema)))).toBe(validator);
+    expect([validator.safeParse({ unit: "f" }).success, validator.safeParse({ unit: "k" }).success]).toEqual([
+      true,
+      false,
+    ]);
+  });
+
+  test("is passed on from a handed-over root only: any other input is copied, and left as it was", () => {
+    const root = JSON.parse('{"tools":[{"inputSchema":{"type":"object","description":"not handed over"}}]}');
+    const schema = passOnHandOver(root, root.tools[0].inputSchema);
+    jsonSchemaToZod(schema);
+    expect(Object.isFrozen(schema)).toBe(false);
+  });
+
+  test("past a bound, is refused with the same error and pointer as the same schema not handed over", () => {
+    const deep = (leaf: string): string => {
+      let schema: unknown = { type: "string", description: leaf };
+      for (let index = 0; index < 70; index += 1) schema = { items: schema };
+      return JSON.stringify({ tools: [{ inputSchema: schema }] });
+    };
+    const { schema } = handedOver(deep("handed over"));
+    const plain = JSON.parse(deep("not handed over")).tools[0].inputSchema;
+    expect(refusal(schema)).toEqual(refusal(plain));
+    expect(refusal(schema)).toMatchObject({ code: "too_large", message: expect.stringContaining("nested too deeply") });
   });
 });
 

@@ -13,8 +13,45 @@ import { malformedSchema, schemaTooLarge } from "./refusal.js";
  * is what the compiler keys its validators by and parses its private copy from.
  */
 export function boundedJsonText(input: unknown): string {
-  new BoundedWalker(false).walk(input, 0);
+  // A handed-over parse holds JSON values only: its bounds are checked as it is adopted (adoptedOrCopy).
+  if (!isHandedOver(input)) new BoundedWalker(false).walk(input, 0);
   return JSON.stringify(input);
+}
+
+/**
+ * Trees that JSON.parse made and that their reader hands to the compiler as they are: the
+ * reader neither changes them nor lets anyone else hold them unfrozen. The compiler then adopts
+ * such a tree, frozen in place, as its private copy instead of parsing its text again, and skips
+ * the JSON-ness walk: parsed from text, it has no cycle, getter, prototype or non-JSON value.
+ * The reader marks the root it parsed (handOverParsed); one that knows the document's shape passes
+ * the mark on to the subtrees it compiles (passOnHandOver), since only a marked tree is adopted.
+ */
+const handedOver = new WeakSet<object>();
+
+/** Marks `root`, just returned by JSON.parse, as handed over to the compiler (see handedOver). */
+export function handOverParsed(root: unknown): void {
+  if (typeof root === "object" && root !== null) handedOver.add(root);
+}
+
+/** `part`, found anywhere within `root`'s tree, marked as handed over too when `root` is. */
+export function passOnHandOver<T>(root: unknown, part: T): T {
+  if (isHandedOver(root)) handOverParsed(part);
+  return part;
+}
+
+function isHandedOver(value: unknown): boolean {
+  return typeof value === "object" && value !== null && handedOver.has(value);
+}
+
+/**
+ * The compiler's private document for `input`, whose text boundedJsonText gave: the input itself,
+ * frozen in place, when it was handed over and is within bounds; else a frozen copy of its text.
+ * A handed-over input past a bound is copied too, so that the full check refuses it with the
+ * same error and pointer as any other input.
+ */
+export function adoptedOrCopy(input: unknown, text: string): JsonValue {
+  if (isHandedOver(input) && frozenWithinBounds(input as JsonValue)) return input as JsonValue;
+  return frozenCopyOf(text);
 }
 
 /**

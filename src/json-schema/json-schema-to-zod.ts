@@ -5,7 +5,7 @@ import { compileAt, createContext } from "./compile-schema.js";
 import { zodBuilder } from "./compile-zod-node.js";
 import { CompiledSchemas } from "./compiled-schemas.js";
 import { resolveDialect } from "./dialect.js";
-import { boundedJsonText, frozenCopyOf } from "./json-document.js";
+import { adoptedOrCopy, boundedJsonText, frozenCopyOf } from "./json-document.js";
 import { findNonJson } from "./json-instance.js";
 import { projectionBuilder } from "./node-projection.js";
 import { markNormalForm } from "./normal-form-projections.js";
@@ -25,7 +25,7 @@ export function jsonSchemaToZod(schema: unknown, options: JsonSchemaToZodOptions
   // Bounds and JSON-ness are checked on the raw input before any compilation work.
   const text = boundedJsonText(schema);
   return compiledSchemas.compile(String(options.dialect ?? ""), text, () => {
-    const root = frozenCopyOf(text);
+    const root = adoptedOrCopy(schema, text);
     const dialect = resolveDialect(root, options.dialect);
     // The projection's walk checks the whole schema (every keyword, value, reference and budget)
     // and refuses it now; the zod pieces, which a catalog that only lists, searches and describes

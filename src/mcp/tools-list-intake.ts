@@ -1,4 +1,5 @@
 import { ForageError } from "../forage-error.js";
+import { passOnHandOver } from "../json-schema/json-document.js";
 import { assertSpecLimits } from "../openapi/spec/spec-limits.js";
 import { boundTitle } from "../openapi/text-limits.js";
 import { MAX_TOOLS } from "./limits.js";
@@ -33,6 +34,9 @@ export function readToolsList(document: unknown, server?: McpServerInfo): McpToo
   const segments = toolSegments(named.map(({ name }) => name));
   const operations: McpOperation[] = [];
   named.forEach(({ name, tool }, index) => {
+    // A document a source parsed from a file's text hands its tools' schemas to the compiler as they are.
+    passOnHandOver(document, tool.inputSchema);
+    passOnHandOver(document, tool.outputSchema);
     const read = readTool(tool, name);
     const segment = segments[index] as string;
     if (!read.ok) unsupported.push(leftOut(name, tool, read.reason, read.declared && { segment, ...read.declared }));

@@ -1,3 +1,4 @@
+import { passOnHandOver } from "../json-schema/json-document.js";
 import { MAX_YAML_SOURCE_BYTES } from "./source-bounds.js";
 import { parseSourceDocument } from "./source-document.js";
 import { SourceError } from "./source-error.js";
@@ -24,7 +25,7 @@ export function detectDataFile(path: string, text: string): DetectedSource {
 
 /** A saved JSON-RPC reply to tools/list: its `result`; an error reply is refused with its message. */
 function replyResult(path: string, reply: Record<string, unknown>): unknown {
-  if (isRecord(reply.result) && Array.isArray(reply.result.tools)) return reply.result;
+  if (isRecord(reply.result) && Array.isArray(reply.result.tools)) return passOnHandOver(reply, reply.result);
   const error = reply.error;
   const said = isRecord(error) && typeof error.message === "string" ? `: ${error.message.slice(0, 200)}` : "";
   if (error !== undefined) throw new SourceError(path, `source ${path}: a JSON-RPC error reply${said}`);

@@ -1,3 +1,4 @@
+import { handOverParsed } from "../json-schema/json-document.js";
 import { yaml } from "../lazy-yaml.js";
 import { lineAt } from "../openapi/spec/parse-spec-text.js";
 
@@ -15,7 +16,10 @@ export function parseSourceDocument(text: string): SourceDocument {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
   if (!/^\s*[{[]/.test(body)) return parseYaml(body);
   try {
-    return { ok: true, document: JSON.parse(body) as unknown };
+    const document: unknown = JSON.parse(body);
+    // Nothing here changes the tree, and the source kinds that keep it only read it.
+    handOverParsed(document);
+    return { ok: true, document };
   } catch (error) {
     const yaml = parseYaml(body);
     if (yaml.ok) return yaml;
