@@ -1,5 +1,5 @@
 #!/bin/sh
-//bin/true 2>/dev/null; case "$1" in mount) exec node --max-semi-space-size=2 "$0" "$@" ;; esac; exec node "$0" "$@"
+//bin/true 2>/dev/null; case "$1" in mount) exec node --max-semi-space-size=8 "$0" "$@" ;; esac; exec node "$0" "$@"
 // The two lines above are the bin's launcher (docs/cli.md, "How the bin starts Node"): /bin/sh runs the
 // second, which is a comment to JavaScript, and a mount gets its heap flag without a second Node start.
 // Each command's module loads when it runs, so `forage --version` and a mount load only what they use.
