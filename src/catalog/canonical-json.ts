@@ -45,7 +45,7 @@ function encode(value: unknown): string | undefined {
   return `{${members.join(",")}}`;
 }
 
-/** SHA-256 hex digest of a string. */
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+/** SHA-256 hex digest of a string (its UTF-8) or of bytes. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
 }

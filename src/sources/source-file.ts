@@ -16,6 +16,13 @@ export function statSource(path: string): Stats {
 
 /** A source file's text: its size is checked against the sources layer's bound before a byte is read. */
 export function readSourceFile(path: string, stats: Stats = statSource(path)): string {
+  // The bytes, then their text: the same string as readFileSync(path, "utf8") gives, about a sixth
+  // faster on Node 20 (the 430 files of a 20,000-tool folder, 58 MB: 0.55 s against 0.65 s).
+  return readSourceBytes(path, stats).toString("utf8");
+}
+
+/** A source file's bytes, under the same bound as readSourceFile's text. */
+export function readSourceBytes(path: string, stats: Stats = statSource(path)): Buffer {
   if (stats.size > MAX_SOURCE_FILE_BYTES) {
     throw new SourceError(
       path,
@@ -23,9 +30,7 @@ export function readSourceFile(path: string, stats: Stats = statSource(path)): s
     );
   }
   try {
-    // The bytes, then their text: the same string as readFileSync(path, "utf8") gives, about a sixth
-    // faster on Node 20 (the 430 files of a 20,000-tool folder, 58 MB: 0.55 s against 0.65 s).
-    return readFileSync(path).toString("utf8");
+    return readFileSync(path);
   } catch (error) {
     throw new SourceError(path, `cannot read source ${path}: ${errnoText(error)}`);
   }

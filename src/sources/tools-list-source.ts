@@ -13,7 +13,7 @@ import type { SourceInfo, SourceSection } from "../tree/source-info.js";
 import { detectDataFile } from "./detect-data-file.js";
 import { defaultNamespace, type LoadedSource, nestedSource } from "./loaded-source.js";
 import { SourceError } from "./source-error.js";
-import { readSourceFile } from "./source-file.js";
+import { readSourceBytes } from "./source-file.js";
 
 /** A saved tools/list result as a source: `result` is its parsed `{ tools: [...] }`, `text` what it was read from. */
 export function toolsListFileSource(
@@ -22,13 +22,23 @@ export function toolsListFileSource(
   result: unknown,
   namespace = defaultNamespace(path),
 ): LoadedSource {
+  return { ...toolsListContent(path, text, result, namespace), digest: sha256Hex(text), namespace };
+}
+
+/** A tools/list file's operations and what the mount shows of it: a source but for its digest. */
+function toolsListContent(
+  path: string,
+  text: string,
+  result: unknown,
+  namespace: string,
+): Pick<LoadedSource, "content" | "infos"> {
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_TOOLS_LIST_BYTES)
     throw new ForageError("too_large", `The tool list is ${bytes} bytes; the limit is ${MAX_TOOLS_LIST_BYTES}`, {
       limit: MAX_TOOLS_LIST_BYTES,
     });
   const { operations, info } = mcpSourceOf(readToolsList(result), namespace, "MCP tools/list file", path);
-  return { content: operations, digest: sha256Hex(text), namespace, infos: [info] };
+  return { content: operations, infos: [info] };
 }
 
 /** Each `*.json` file of a folder, under its own namespace (its stem), itself under the folder's NAME= when given. */
@@ -40,11 +50,15 @@ export function folderSource(folder: string, namespace: string | undefined): Loa
   if (files.length === 0)
     throw new SourceError(folder, `source ${folder}: a folder source holds MCP tools/list files (*.json); found none`);
   const parts = files.map((file) => {
-    const stem = defaultNamespace(file);
-    const detected = detectDataFile(file, readSourceFile(file));
+    const bytes = readSourceBytes(file);
+    const detected = detectDataFile(file, bytes.toString("utf8"));
     if (detected.kind !== "tools-list-file")
       throw new SourceError(file, `source ${file}: expected an MCP tools/list result: { "tools": [...] }`);
-    return { stem, source: toolsListFileSource(file, detected.text, detected.result, stem) };
+    const stem = defaultNamespace(file);
+    const content = toolsListContent(file, detected.text, detected.result, stem);
+    // The digest of the bytes read, not of the text decoded from them: the same for any UTF-8 file,
+    // without encoding the text back (a third of hashing a 20,000-tool folder's 58 MB).
+    return { stem, source: { ...content, digest: sha256Hex(bytes), namespace: stem } };
   });
   return nestedSource(parts, namespace);
 }
