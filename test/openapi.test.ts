@@ -1,5 +1,6 @@
 // The laws of OpenAPI intake, one test each, citing the contract in
 // docs/intake.md ("OpenAPI intake", "Intake bounds", "Operations", "Method names", "Third-party text", "Selected tables").
+
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
@@ -13,6 +14,7 @@ import {
   selectOpenApiOperations,
   toOpenApiTableRow,
 } from "../src/openapi/index.js";
+import { assertSpecLimits } from "../src/openapi/spec/spec-limits.js";
 import { forageErrorOf } from "./helpers/forage-assertions.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures/openapi");
@@ -240,6 +242,18 @@ describe("Intake is bounded to 2 MiB, depth 32, 50,000 nodes and 500 operations.
     expect(forageErrorOf(() => normalizeOpenApi(`${"[".repeat(100_000)}${"]".repeat(100_000)}`)).code).toBe(
       "too_large",
     );
+  });
+
+  test("names where a parsed document breaks a bound: the container too deep, the value JSON cannot spell", () => {
+    const deep = forageErrorOf(() => assertSpecLimits({ tools: [1, { inputSchema: nested(32) }] }));
+    expect(deep).toMatchObject({
+      code: "too_large",
+      details: { limit: 32, pointer: `/tools/1/inputSchema${"/x".repeat(29)}` },
+    });
+    expect(() => assertSpecLimits({ tools: [1, { inputSchema: nested(31) }] })).toThrow(/deeper than 32/);
+    expect(() => assertSpecLimits({ tools: [{ inputSchema: nested(29) }] })).not.toThrow();
+    const notJson = forageErrorOf(() => assertSpecLimits({ tools: [{ inputSchema: { default: Number.NaN } }] }));
+    expect(notJson).toMatchObject({ code: "invalid_spec", details: { pointer: "/tools/0/inputSchema/default" } });
   });
 
   test("refuses more than 50,000 nodes (every value counts, keys do not), in JSON and YAML", () => {

@@ -9,87 +9,100 @@ import { MAX_SPEC_DEPTH, MAX_SPEC_NODES } from "../limits.js";
  */
 export const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(["__proto__"]);
 
-interface Frame {
-  readonly value: unknown;
-  readonly depth: number;
-  // Pointers are built only for an error message: building one per node would cost more than the walk.
-  readonly parent: Frame | undefined;
-  readonly key: string | number;
+/**
+ * Refuses a parsed spec deeper than 32, with more than 50,000 values, holding
+ * a prototype-name key, or holding something JSON cannot spell. The walk stops
+ * at the first breach: every value waiting to be visited counts, so a
+ * million-item array is refused before its items are visited.
+ */
+export function assertSpecLimits(document: unknown): void {
+  new LimitsWalk().visit(document, 1);
 }
 
 /**
- * Refuses a parsed spec deeper than 32, with more than 50,000 values, holding
- * a prototype-name key, or holding something JSON cannot spell. The walk is
- * iterative and stops at the first breach: every value waiting on the stack
- * counts, so a million-item array is refused before its items are visited.
+ * One walk, depth first in document order. Recursive: a container deeper than
+ * MAX_SPEC_DEPTH is refused before its members are visited, so the recursion is
+ * never deeper than that, and it allocates nothing per value (a frame object
+ * per value, as an explicit stack needs, was most of what the walk cost).
  */
-export function assertSpecLimits(document: unknown): void {
-  const stack: Frame[] = [{ value: document, depth: 1, parent: undefined, key: "" }];
-  let nodes = 0;
-  while (stack.length > 0) {
-    const frame = stack.pop() as Frame;
-    nodes += 1;
-    pushChildren(frame, stack);
-    if (nodes + stack.length > MAX_SPEC_NODES) {
-      throw new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, {
-        limit: MAX_SPEC_NODES,
+class LimitsWalk {
+  #nodes = 0;
+  // Values seen in a container but not yet visited: with #nodes, what the bound counts.
+  #waiting = 0;
+  // The keys down to the value being visited; its pointer is spelled only for an error.
+  readonly #tokens: (string | number)[] = [];
+
+  visit(value: unknown, depth: number): void {
+    this.#nodes += 1;
+    if (value === null || typeof value === "string" || typeof value === "boolean") return;
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) throw this.#notJson("numbers must be finite");
+      return;
+    }
+    if (typeof value !== "object") throw this.#notJson(`a ${typeof value} is not a JSON value`);
+    if (depth > MAX_SPEC_DEPTH) {
+      const pointer = this.#pointer();
+      throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels at #${pointer}`, {
+        limit: MAX_SPEC_DEPTH,
+        pointer,
       });
     }
+    if (Array.isArray(value)) this.#visitArray(value, depth);
+    else this.#visitObject(value, depth);
   }
-}
 
-function pushChildren(frame: Frame, stack: Frame[]): void {
-  const { value, depth } = frame;
-  if (value === null || typeof value === "string" || typeof value === "boolean") return;
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw notJson(frame, "numbers must be finite");
-    return;
+  #visitArray(items: readonly unknown[], depth: number): void {
+    this.#wait(items.length);
+    for (let index = 0; index < items.length; index += 1) this.#visitMember(index, items[index], depth);
   }
-  if (typeof value !== "object") throw notJson(frame, `a ${typeof value} is not a JSON value`);
-  if (depth > MAX_SPEC_DEPTH) {
-    const pointer = pointerOf(frame);
-    throw new ForageError("too_large", `The spec nests deeper than ${MAX_SPEC_DEPTH} levels at #${pointer}`, {
-      limit: MAX_SPEC_DEPTH,
-      pointer,
-    });
-  }
-  const keys = Array.isArray(value) ? undefined : Object.keys(value);
-  // Refuse before pushing: the children of one container can be most of a 2 MiB document.
-  if (stack.length + (keys?.length ?? (value as unknown[]).length) > MAX_SPEC_NODES) {
-    throw new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, {
-      limit: MAX_SPEC_NODES,
-    });
-  }
-  if (keys === undefined) {
-    const items = value as unknown[];
-    for (let index = items.length - 1; index >= 0; index -= 1)
-      stack.push({ value: items[index], depth: depth + 1, parent: frame, key: index });
-    return;
-  }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) throw notJson(frame, "only plain objects are JSON objects");
-  for (let index = keys.length - 1; index >= 0; index -= 1) {
-    const key = keys[index] as string;
-    if (PROTOTYPE_NAMES.has(key)) {
-      const pointer = childPointer(pointerOf(frame), key);
-      throw new ForageError(
-        "invalid_spec",
-        `The spec uses the prototype name "${key}" as a key at #${pointer}; it is refused before decoding`,
-        { pointer },
-      );
+
+  #visitObject(value: object, depth: number): void {
+    const keys = Object.keys(value);
+    // Refuse before anything else: the members of one container can be most of a 2 MiB document.
+    if (this.#waiting + keys.length > MAX_SPEC_NODES) throw tooManyValues();
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) throw this.#notJson("only plain objects are JSON objects");
+    for (const key of keys) {
+      if (PROTOTYPE_NAMES.has(key)) {
+        const pointer = childPointer(this.#pointer(), key);
+        throw new ForageError(
+          "invalid_spec",
+          `The spec uses the prototype name "${key}" as a key at #${pointer}; it is refused before decoding`,
+          { pointer },
+        );
+      }
     }
-    stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: frame, key });
+    this.#wait(keys.length);
+    const record = value as Record<string, unknown>;
+    for (const key of keys) this.#visitMember(key, record[key], depth);
+  }
+
+  /** Counts a container's members as waiting, refusing the spec once seen and waiting values pass the bound. */
+  #wait(members: number): void {
+    if (this.#waiting + members > MAX_SPEC_NODES) throw tooManyValues();
+    this.#waiting += members;
+    if (this.#nodes + this.#waiting > MAX_SPEC_NODES) throw tooManyValues();
+  }
+
+  #visitMember(key: string | number, member: unknown, depth: number): void {
+    this.#waiting -= 1;
+    this.#tokens.push(key);
+    this.visit(member, depth + 1);
+    this.#tokens.pop();
+  }
+
+  #pointer(): string {
+    return this.#tokens.reduce<string>((pointer, token) => childPointer(pointer, token), "");
+  }
+
+  #notJson(problem: string): ForageError {
+    const pointer = this.#pointer();
+    return new ForageError("invalid_spec", `The spec holds a non-JSON value at #${pointer}: ${problem}`, { pointer });
   }
 }
 
-function pointerOf(frame: Frame): string {
-  const tokens: Array<string | number> = [];
-  for (let current: Frame | undefined = frame; current?.parent !== undefined; current = current.parent)
-    tokens.push(current.key);
-  return tokens.reverse().reduce<string>((pointer, token) => childPointer(pointer, token), "");
-}
-
-function notJson(frame: Frame, problem: string): ForageError {
-  const pointer = pointerOf(frame);
-  return new ForageError("invalid_spec", `The spec holds a non-JSON value at #${pointer}: ${problem}`, { pointer });
+function tooManyValues(): ForageError {
+  return new ForageError("too_large", `The spec has more than ${MAX_SPEC_NODES} JSON values`, {
+    limit: MAX_SPEC_NODES,
+  });
 }
