@@ -9,7 +9,7 @@ type AnnotationKind = "string" | "boolean" | "array" | "any";
 // Annotations carried into zod metadata, so the Standard JSON Schema projection
 // shows them. Others ($comment, xml, externalDocs, discriminator, x-*) are
 // accepted but not carried: they say nothing a caller of the validator needs.
-const CARRIED: ReadonlyMap<string, AnnotationKind> = new Map([
+const CARRIED: readonly (readonly [string, AnnotationKind])[] = [
   ["title", "string"],
   ["description", "string"],
   ["default", "any"],
@@ -17,7 +17,7 @@ const CARRIED: ReadonlyMap<string, AnnotationKind> = new Map([
   ["deprecated", "boolean"],
   ["readOnly", "boolean"],
   ["writeOnly", "boolean"],
-]);
+];
 
 /** The node's annotations as zod metadata, or undefined when it has none. They never constrain. */
 export function collectAnnotations(
@@ -25,17 +25,27 @@ export function collectAnnotations(
   pointer: string,
   dialect: DialectProfile,
 ): Record<string, JsonValue> | undefined {
-  const meta: Record<string, JsonValue> = {};
-  for (const [keyword, kind] of CARRIED) {
+  // Run for every node of every schema, mostly before V8 optimizes it: indexed, without for…of or
+  // destructuring (each allocates an iterator's results there), and no object for a node without
+  // annotations (most of them): together a twentieth of what a 5,000-tool folder's intake allocated.
+  let meta: Record<string, JsonValue> | undefined;
+  for (let index = 0; index < CARRIED.length; index += 1) {
+    const carried = CARRIED[index] as readonly [string, AnnotationKind];
+    const keyword = carried[0];
+    const kind = carried[1];
     const value = keywordValue(node, keyword);
     if (value === undefined) continue;
     assertKind(value, kind, keyword, pointer);
+    meta ??= {};
     meta[keyword] = value;
   }
   // OpenAPI's singular `example` is the same kind of annotation as `examples`.
   const example = dialect.extensions ? keywordValue(node, "example") : undefined;
-  if (example !== undefined) meta.example = example;
-  return Object.keys(meta).length === 0 ? undefined : meta;
+  if (example !== undefined) {
+    meta ??= {};
+    meta.example = example;
+  }
+  return meta;
 }
 
 function assertKind(value: JsonValue, kind: AnnotationKind, keyword: string, pointer: string): void {
