@@ -312,6 +312,14 @@ describe("a parsed document handed over", () => {
     expect(Object.isFrozen(schema)).toBe(false);
   });
 
+  test("holding a number JSON.parse read as infinite, is refused as malformed, never compiled as null", () => {
+    const { schema } = handedOver('{"tools":[{"inputSchema":{"properties":{"n":{"const":1e400}}}}]}');
+    expect(refusal(schema)).toMatchObject({
+      code: "invalid_argument",
+      details: { pointer: "/properties/n/const" },
+    });
+  });
+
   test("past a bound, is refused with the same error and pointer as the same schema not handed over", () => {
     const deep = (leaf: string): string => {
       let schema: unknown = { type: "string", description: leaf };

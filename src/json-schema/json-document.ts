@@ -10,19 +10,21 @@ import { malformedSchema, schemaTooLarge } from "./refusal.js";
  * Runs before any compilation so a hostile document is refused in time linear
  * in the nodes it was allowed to have: depth and node count stop the walk early.
  * The walk only reads; the text (JSON.stringify's, which the check makes safe to call)
- * is what the compiler keys its validators by and parses its private copy from.
+ * is what the compiler keys its validators by and parses its private copy from. A
+ * handed-over document is checked by the lighter walk that freezes it, and by the full
+ * walk only when that one finds it past a bound, so that it is refused as any other.
  */
 export function boundedJsonText(input: unknown): string {
-  // A handed-over parse holds JSON values only: its bounds are checked as it is adopted (adoptedOrCopy).
-  if (!isHandedOver(input)) new BoundedWalker(false).walk(input, 0);
+  if (!(isHandedOver(input) && frozenWithinBounds(input as JsonValue))) new BoundedWalker(false).walk(input, 0);
   return JSON.stringify(input);
 }
 
 /**
- * Trees that JSON.parse made and that their reader hands to the compiler as they are: the
- * reader neither changes them nor lets anyone else hold them unfrozen. The compiler then adopts
- * such a tree, frozen in place, as its private copy instead of parsing its text again, and skips
- * the JSON-ness walk: parsed from text, it has no cycle, getter, prototype or non-JSON value.
+ * Trees that JSON.parse made and that their reader hands to the compiler as they are, promising
+ * that nobody changes them afterwards. The compiler adopts such a tree, frozen in place, as its
+ * private copy instead of parsing its text again, and checks it with the walk that freezes it:
+ * parsed from text, it has no cycle, getter or prototype, and its only possible faults are its
+ * bounds and a number JSON.parse read as infinite (`1e400`), which that walk finds too.
  * The reader marks the root it parsed (handOverParsed); one that knows the document's shape passes
  * the mark on to the subtrees it compiles (passOnHandOver), since only a marked tree is adopted.
  */
@@ -44,14 +46,13 @@ function isHandedOver(value: unknown): boolean {
 }
 
 /**
- * The compiler's private document for `input`, whose text boundedJsonText gave: the input itself,
- * frozen in place, when it was handed over and is within bounds; else a frozen copy of its text.
- * A handed-over input past a bound is copied too, so that the full check refuses it with the
- * same error and pointer as any other input.
+ * The compiler's private document for `input`, whose text boundedJsonText gave (and so checked):
+ * the input itself, frozen in place by that check, when it was handed over; else a frozen copy
+ * parsed from its text.
  */
 export function adoptedOrCopy(input: unknown, text: string): JsonValue {
-  if (isHandedOver(input) && frozenWithinBounds(input as JsonValue)) return input as JsonValue;
-  return frozenCopyOf(text);
+  // The root is frozen last, so a frozen root means the whole tree passed the check.
+  return isHandedOver(input) && Object.isFrozen(input) ? (input as JsonValue) : frozenCopyOf(text);
 }
 
 /**
