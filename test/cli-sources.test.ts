@@ -1,8 +1,10 @@
 // docs/intake.md, "Sources on the command line": OpenAPI specs and JSON/YAML catalog files, several
 // at once under their own namespaces, and refusals as one clear line with a non-zero exit.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { nestedSource } from "../src/sources/loaded-source.js";
+import { folderSource, toolsListFileSource } from "../src/sources/tools-list-source.js";
 import { sh } from "./helpers/mount-daemon.js";
 
 const examples = join(import.meta.dirname, "fixtures", "openapi-examples");
@@ -93,5 +95,28 @@ describe("forage export from specs and catalog files", () => {
       expect(result.status, args).toBe(2);
       expect(result.stderr).toMatch(/^forage: /);
     }
+  });
+});
+
+// docs/intake.md, "Sources on the command line": a revision is a digest of the source texts.
+describe("a folder of tools/list files", () => {
+  test("is digested as its files' texts, valid UTF-8 or not, however the folder reads them", () => {
+    const folder = mkdtempSync(join("/tmp", "forage-folder-digest-"));
+    targets.push(folder);
+    const tool = (description: string) =>
+      `{"tools":[{"name":"t","description":"${description}","inputSchema":{"type":"object"}}]}`;
+    writeFileSync(join(folder, "valid.json"), tool("caf\u00e9 \u2713"));
+    // 0xff never occurs in UTF-8: the text holds U+FFFD there, whose UTF-8 is not the byte read.
+    const [before, after] = tool("a|b").split("|") as [string, string];
+    writeFileSync(
+      join(folder, "invalid.json"),
+      Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)]),
+    );
+    const fileByFile = ["invalid.json", "valid.json"].map((name) => {
+      const text = readFileSync(join(folder, name), "utf8");
+      const stem = name.replace(".json", "");
+      return { stem, source: toolsListFileSource(join(folder, name), text, JSON.parse(text), stem) };
+    });
+    expect(folderSource(folder, undefined).digest).toBe(nestedSource(fileByFile, undefined).digest);
   });
 });

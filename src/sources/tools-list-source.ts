@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../catalog/canonical-json.js";
@@ -51,14 +52,15 @@ export function folderSource(folder: string, namespace: string | undefined): Loa
     throw new SourceError(folder, `source ${folder}: a folder source holds MCP tools/list files (*.json); found none`);
   const parts = files.map((file) => {
     const bytes = readSourceBytes(file);
-    const detected = detectDataFile(file, bytes.toString("utf8"));
+    const text = bytes.toString("utf8");
+    const detected = detectDataFile(file, text);
     if (detected.kind !== "tools-list-file")
       throw new SourceError(file, `source ${file}: expected an MCP tools/list result: { "tools": [...] }`);
     const stem = defaultNamespace(file);
     const content = toolsListContent(file, detected.text, detected.result, stem);
-    // The digest of the bytes read, not of the text decoded from them: the same for any UTF-8 file,
-    // without encoding the text back (a third of hashing a 20,000-tool folder's 58 MB).
-    return { stem, source: { ...content, digest: sha256Hex(bytes), namespace: stem } };
+    // The digest of the text, as every source's: of the bytes read when they are valid UTF-8 (the
+    // text's own UTF-8), which spares encoding the text back, a third of hashing 58 MB of files.
+    return { stem, source: { ...content, digest: sha256Hex(isUtf8(bytes) ? bytes : text), namespace: stem } };
   });
   return nestedSource(parts, namespace);
 }
