@@ -1,6 +1,5 @@
 // The laws of OpenAPI intake, one test each, citing the contract in
 // docs/intake.md ("OpenAPI intake", "Intake bounds", "Operations", "Method names", "Third-party text", "Selected tables").
-
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";

@@ -21,11 +21,11 @@ export function parseSourceDocument(text: string): SourceDocument {
     handOverParsed(document);
     return { ok: true, document };
   } catch (error) {
-    const yaml = parseYaml(body);
-    if (yaml.ok) return yaml;
+    const asYaml = parseYaml(body);
+    if (asYaml.ok) return asYaml;
     const message = error instanceof Error ? error.message : String(error);
     const position = /at position (\d+)/.exec(message)?.[1];
-    const line = position === undefined ? yaml.line : lineAt(body, Number(position));
+    const line = position === undefined ? asYaml.line : lineAt(body, Number(position));
     return { ok: false, problem: `not valid JSON${atLine(line)}: ${message}`, line };
   }
 }

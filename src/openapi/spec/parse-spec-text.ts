@@ -132,29 +132,31 @@ function parseYaml(text: string): unknown {
 /** Refuses aliases (authoritatively, after the pre-scan), complex keys and duplicate keys. */
 function assertPlainYaml(document: Document.Parsed): void {
   let failure: ForageError | undefined;
-  yaml().visit(document, {
+  const { visit } = yaml();
+  visit(document, {
     Alias() {
       failure = new ForageError(
         "unsupported",
         "YAML aliases are refused; write the spec as plain JSON-compatible YAML",
         { feature: "yaml-aliases" },
       );
-      return yaml().visit.BREAK;
+      return visit.BREAK;
     },
     Map(_key, map) {
       failure = duplicateOrComplexKey(map);
-      return failure === undefined ? undefined : yaml().visit.BREAK;
+      return failure === undefined ? undefined : visit.BREAK;
     },
   });
   if (failure !== undefined) throw failure;
 }
 
 function duplicateOrComplexKey(map: unknown): ForageError | undefined {
-  if (!yaml().isMap(map)) return undefined;
+  const { isAlias, isMap, isScalar } = yaml();
+  if (!isMap(map)) return undefined;
   const seen = new Set<string>();
   for (const pair of map.items) {
     const key: unknown = pair.key;
-    if (yaml().isAlias(key) || (key !== null && !yaml().isScalar(key))) {
+    if (isAlias(key) || (key !== null && !isScalar(key))) {
       return new ForageError("invalid_spec", "The spec uses a YAML collection as a mapping key; keys must be scalars");
     }
     const name = key === null ? "" : String(key.value);

@@ -38,13 +38,14 @@ function parseJson(text: string): unknown {
 
 function parseYaml(text: string, bytes: number): unknown {
   if (bytes > MAX_SPLIT_YAML_BYTES) throw tooManyBytes(bytes, MAX_SPLIT_YAML_BYTES, " as YAML; convert it to JSON");
-  const document = yaml().parseDocument(text, { version: "1.2", schema: "core", merge: false, prettyErrors: false });
+  const { isAlias, parseDocument, visit } = yaml();
+  const document = parseDocument(text, { version: "1.2", schema: "core", merge: false, prettyErrors: false });
   const problem = document.errors[0] ?? document.warnings[0];
   if (problem !== undefined)
     throw new ForageError("invalid_spec", `The spec is not valid YAML: ${problem.message.split("\n")[0]}`);
-  yaml().visit(document, {
+  visit(document, {
     Alias(_key, node) {
-      if (yaml().isAlias(node))
+      if (isAlias(node))
         throw new ForageError("unsupported", "YAML aliases are refused; write the spec as plain JSON-compatible YAML", {
           feature: "yaml-aliases",
         });
