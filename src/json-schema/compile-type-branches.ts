@@ -84,7 +84,8 @@ export function readTypes(node: JsonObject, pointer: string, dialect: DialectPro
       dialect.typeArrays ? "type must be a type name or an array of them" : "type must be one type name",
       "type",
     );
-  if (types !== undefined && (types.length === 0 || new Set(types).size !== types.length)) {
+  // A single type name (most nodes) cannot repeat: no Set is made for it.
+  if (types !== undefined && (types.length === 0 || (types.length > 1 && new Set(types).size !== types.length))) {
     throw malformedSchema(where, "type must list unique type names", "type");
   }
   // OpenAPI 3.0.3: nullable adds "null" only to a type declared in the same schema;
