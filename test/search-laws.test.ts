@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createCatalog } from "../src/index.js";
-import { splitQueryWords, splitWords } from "../src/search/tokenize.js";
+import { splitProseWords, splitQueryWords, splitWords } from "../src/search/tokenize.js";
 
 type Operation = { path: string; description: string };
 
@@ -56,6 +56,33 @@ describe('docs/search.md, "Case never changes ranking"', () => {
     ]);
     for (const query of ["trending gifs", "Trending GIFs", "TRENDING GIFS", "trending gif"])
       expect(first(catalog, query)).toBe("giphy.Trending_GIFs");
+  });
+
+  test.each([
+    ["JavaScript", ["java", "script", "javascript"]],
+    ["on GitHub and YouTube", ["on", "git", "hub", "and", "you", "tube", "github", "youtube"]],
+    ["sign in with OAuth", ["sign", "in", "with", "o", "auth", "oauth"]],
+    ["GIFs and OAuth2 stay as they split", ["gifs", "and", "o", "auth", "2", "stay", "as", "they", "split"]],
+  ])("prose: %s → %j", (text, words) => {
+    expect(splitProseWords(text)).toEqual(words);
+  });
+
+  test("a word written with inner capitals in a description is found by its one word, in any case, and by its parts", () => {
+    const catalog = catalogOf([
+      { path: "browser.evaluate", description: "Execute JavaScript in the browser console" },
+      {
+        path: "reports.cancel_report",
+        description: "Cancel the execution of a report. Cancel the execution of a pending report.",
+      },
+      { path: "coffee.brew", description: "Brew a cup of Java from the script of a barista" },
+      // The catalog holds "javascript" as one word too, so a query's "javascript" is not split into its parts.
+      {
+        path: "docs.style_guide",
+        description: "The style guide for code in javascript, python and go: names and tests.",
+      },
+    ]);
+    for (const query of ["execute javascript", "Execute JavaScript", "EXECUTE JAVASCRIPT", "execute java script"])
+      expect(first(catalog, query), query).toBe("browser.evaluate");
   });
 
   test("as a property: a query, its lower case and its upper case give the same results, same order, same scores", () => {

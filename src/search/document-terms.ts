@@ -2,7 +2,7 @@ import type { Steps } from "../slices.js";
 import { splitCompound } from "./compound-words.js";
 import { actionObjectTerm, actionTerm, httpActionOf } from "./rest-actions.js";
 import type { SearchDocument } from "./search-index.js";
-import { memoizedTermOf, splitWords } from "./tokenize.js";
+import { memoizedTermOf, splitProseWords, splitWords } from "./tokenize.js";
 
 // Turning operations into weighted index terms: the build half of the search index.
 
@@ -57,7 +57,7 @@ export function* weightedTermsSteps(documents: readonly SearchDocument[]): Steps
   const described: { description: string[]; capabilities: string[] }[] = [];
   for (const document of documents) {
     described.push({
-      description: splitWords(document.description),
+      description: splitProseWords(document.description),
       capabilities: splitWords(document.capabilities.join(" ")),
     });
     if (described.length % WEIGHED_PER_STEP === 0) yield;
@@ -76,10 +76,10 @@ export function* weightedTermsSteps(documents: readonly SearchDocument[]): Steps
     add(pathTerms(document.path), WEIGHTS.path);
     add(termsOfWords(text.description), WEIGHTS.description);
     add(termsOfWords(text.capabilities), WEIGHTS.capabilities);
-    add(termsOfWords(splitWords(document.instructions)), WEIGHTS.instructions);
+    add(termsOfWords(splitProseWords(document.instructions)), WEIGHTS.instructions);
     add(termsOfWords(splitWords(document.inputFields.map((field) => field.name).join(" "))), WEIGHTS.fieldNames);
     add(
-      termsOfWords(splitWords(document.inputFields.map((field) => field.description).join(" "))),
+      termsOfWords(splitProseWords(document.inputFields.map((field) => field.description).join(" "))),
       WEIGHTS.fieldDescriptions,
     );
     addActionTerms(terms, document.capabilities, objectTermOf);

@@ -64,6 +64,29 @@ export function splitWords(text: string): string[] {
   return UNSPACED.test(spaced) ? words.flatMap(segmentUnspaced) : words;
 }
 
+/**
+ * A word of prose that the splitter breaks at its inner capitals: "JavaScript", "GitHub",
+ * "YouTube", "OAuth", "WordPress" (a lower-case letter before a capital, or a capital before a
+ * capital and a lower-case letter). Not a word with digits, which split at them as well.
+ */
+const INNER_CAPITALS = /\b[A-Za-z]*(?:[a-z][A-Z]|[A-Z][A-Z][a-z])[A-Za-z]*\b/g;
+
+/**
+ * The words of prose (a description, instructions): splitWords', and also each word written with
+ * inner capitals as the one word a reader sees in it ("JavaScript": java, script, javascript). A
+ * query is case-folded before it is split, so its "javascript" or "JavaScript" stays one word and
+ * would otherwise never meet a description's "JavaScript"; "java script" still meets its parts.
+ */
+export function splitProseWords(text: string): string[] {
+  const words = splitWords(text);
+  if (!UPPER.test(text)) return words;
+  for (const [written] of text.matchAll(INNER_CAPITALS)) {
+    // An acronym's plural ("GIFs") is one word already.
+    if (splitWords(written).length > 1) words.push(written.toLowerCase());
+  }
+  return words;
+}
+
 /** A query's words: the query case-folded, then split as documents are, so "GIFs", "gifs" and "GIFS" are one word. */
 export function splitQueryWords(query: string): string[] {
   return splitWords(foldCase(query));
