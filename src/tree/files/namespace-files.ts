@@ -68,10 +68,8 @@ export class NamespaceFiles {
     for (const child of facts.children) {
       if (child.kind !== "namespace") {
         const path = child.kind === "operation" ? child.summary.path : child.path;
-        const file = this.#layout.operationFile(path);
-        const stem = file.slice(file.lastIndexOf("/") + 1, -".d.ts".length);
         const segment = path.slice(path.lastIndexOf(".") + 1);
-        children.push({ kind: "operation", segment, specifier: `./${stem}.js` });
+        children.push({ kind: "operation", segment, specifier: `./${this.#fileStem(path)}.js` });
       } else if (declaredBelow(this.#facts(childPath(directory, child.name))) > 0) {
         children.push({ kind: "namespace", segment: child.name, specifier: `./${child.name}/${NAMESPACE_MODULE}` });
       }
@@ -118,10 +116,15 @@ export class NamespaceFiles {
 
   #renderIndex(directory: string, facts: DirectoryFacts): string[] {
     // A directory's index names each operation as `ls` names its files: by its file stem.
-    return indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts), (path) => {
-      const file = this.#layout.operationFile(path);
-      return file.slice(file.lastIndexOf("/") + 1, -".d.ts".length);
-    });
+    return indexPages(this.#indexSubject(directory, facts), this.#indexEntries(directory, facts), (path) =>
+      this.#fileStem(path),
+    );
+  }
+
+  /** An operation's file name without `.d.ts`, as `ls` shows it in its directory. */
+  #fileStem(path: string): string {
+    const file = this.#layout.operationFile(path);
+    return file.slice(file.lastIndexOf("/") + 1, -".d.ts".length);
   }
 
   #facts(directory: string): DirectoryFacts {
