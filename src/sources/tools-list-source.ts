@@ -23,17 +23,17 @@ export function toolsListFileSource(
   result: unknown,
   namespace = defaultNamespace(path),
 ): LoadedSource {
-  return { ...toolsListContent(path, text, result, namespace), digest: sha256Hex(text), namespace };
+  const content = toolsListContent(path, Buffer.byteLength(text), result, namespace);
+  return { ...content, digest: sha256Hex(text), namespace };
 }
 
 /** A tools/list file's operations and what the mount shows of it: a source but for its digest. */
 function toolsListContent(
   path: string,
-  text: string,
+  bytes: number,
   result: unknown,
   namespace: string,
 ): Pick<LoadedSource, "content" | "infos"> {
-  const bytes = Buffer.byteLength(text);
   if (bytes > MAX_TOOLS_LIST_BYTES)
     throw new ForageError("too_large", `The tool list is ${bytes} bytes; the limit is ${MAX_TOOLS_LIST_BYTES}`, {
       limit: MAX_TOOLS_LIST_BYTES,
@@ -57,10 +57,11 @@ export function folderSource(folder: string, namespace: string | undefined): Loa
     if (detected.kind !== "tools-list-file")
       throw new SourceError(file, `source ${file}: expected an MCP tools/list result: { "tools": [...] }`);
     const stem = defaultNamespace(file);
-    const content = toolsListContent(file, detected.text, detected.result, stem);
-    // The digest of the text, as every source's: of the bytes read when they are valid UTF-8 (the
-    // text's own UTF-8), which spares encoding the text back, a third of hashing 58 MB of files.
-    return { stem, source: { ...content, digest: sha256Hex(isUtf8(bytes) ? bytes : text), namespace: stem } };
+    // Valid UTF-8 bytes are the text's own UTF-8: their length is its length in bytes and their digest
+    // its digest, as every source's is, without encoding the text back (a third of hashing 58 MB of files).
+    const utf8: string | Buffer = isUtf8(bytes) ? bytes : text;
+    const content = toolsListContent(file, Buffer.byteLength(utf8), detected.result, stem);
+    return { stem, source: { ...content, digest: sha256Hex(utf8), namespace: stem } };
   });
   return nestedSource(parts, namespace);
 }
