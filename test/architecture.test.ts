@@ -136,3 +136,13 @@ describe("docs/architecture.md, Layering rules", () => {
     expect(importsOf("src/sources/load-catalog.ts")).toContain("src/sources/openapi-source.ts"); // a dynamic import
   });
 });
+
+describe("docs/architecture.md, Modules: src/lazy-yaml.ts", () => {
+  test("no module but src/lazy-yaml.ts loads yaml at run time, so a mount of JSON sources never loads it", () => {
+    // A value import or re-export (not `import type`, which compiles away), or a call with "yaml":
+    // require("yaml"), createRequire(…)("yaml"), import("yaml").
+    const loadsYaml = /^import\s+(?!type\s)[^;]*\sfrom\s+"yaml"|^export\s[^;]*\sfrom\s+"yaml"|\(\s*"yaml"\s*\)/m;
+    const loaders = files.filter((file) => loadsYaml.test(readFileSync(join(root, file), "utf8")));
+    expect(loaders).toEqual(["src/lazy-yaml.ts"]);
+  });
+});
