@@ -36,10 +36,13 @@ function replyResult(path: string, reply: Record<string, unknown>): unknown {
 }
 
 function parseData(path: string, text: string): unknown {
-  const bytes = Buffer.byteLength(text);
-  // YAML costs far more per byte than JSON to parse, so it has a bound of its own, checked first.
-  if (!looksLikeJson(text) && bytes > MAX_YAML_SOURCE_BYTES)
-    throw new SourceError(path, `source ${path}: ${bytes} bytes of YAML; the limit is ${MAX_YAML_SOURCE_BYTES}`);
+  // YAML costs far more per byte than JSON to parse, so it has a bound of its own, checked first
+  // (and measured only for YAML: a JSON text's length is not needed here).
+  if (!looksLikeJson(text)) {
+    const bytes = Buffer.byteLength(text);
+    if (bytes > MAX_YAML_SOURCE_BYTES)
+      throw new SourceError(path, `source ${path}: ${bytes} bytes of YAML; the limit is ${MAX_YAML_SOURCE_BYTES}`);
+  }
   const parsed = parseSourceDocument(text);
   if (parsed.ok) return parsed.document;
   const line = parsed.line === undefined ? "" : `:${parsed.line}`;
