@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { detectDataFile } from "../src/sources/detect-data-file.js";
 import { nestedSource } from "../src/sources/loaded-source.js";
 import { folderSource, toolsListFileSource } from "../src/sources/tools-list-source.js";
 import { sh } from "./helpers/mount-daemon.js";
@@ -118,5 +119,16 @@ describe("a folder of tools/list files", () => {
       return { stem, source: toolsListFileSource(join(folder, name), text, JSON.parse(text), stem) };
     });
     expect(folderSource(folder, undefined).digest).toBe(nestedSource(fileByFile, undefined).digest);
+  });
+});
+
+// docs/sources.md, "Bounds of the sources layer": a YAML file is parsed only up to 16 MiB, checked before it is parsed.
+describe("a YAML data file", () => {
+  test("over 16 MiB is refused in one line naming it, before it is parsed; JSON of that size is not held to it", () => {
+    const padding = "a".repeat(16 * 1_024 * 1_024);
+    expect(() => detectDataFile("big.yaml", `mcpServers:\n  x: "${padding}"\n`)).toThrow(
+      /^source big\.yaml: \d+ bytes of YAML; the limit is 16777216$/,
+    );
+    expect(detectDataFile("big.json", `{"tools":[],"x":"${padding}"}`)).toMatchObject({ kind: "tools-list-file" });
   });
 });
