@@ -295,7 +295,7 @@ describe("index files", () => {
     expect(text(sub, "/.search/orders carts/@index.txt")).not.toContain("carts/");
   });
 
-  test("a query directory's index shows the best five ranked of up to fifty, and says where the rest are", () => {
+  test("a query directory's index shows the best four ranked of up to fifty, and says where the rest are (docs/mount.md, "Search")", () => {
     const many = createCatalog({
       revision: "r",
       operations: Array.from({ length: 30 }, (_, index) => ({
@@ -305,9 +305,9 @@ describe("index files", () => {
       })),
     });
     const lines = text(treeOf(many, []), "/.search/order/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toBe('# search "order": best 5 of 30 (all: results.json)');
+    expect(lines[0]).toBe('# search "order": best 4 of 30 (all: results.json)');
     expect(lines.slice(1)).toEqual(
-      many.search("order", { limit: 5 }).results.map((result) => expect.stringMatching(`^${result.path}\\(`)),
+      many.search("order", { limit: 4 }).results.map((result) => expect.stringMatching(`^${result.path}\\(`)),
     );
   });
 

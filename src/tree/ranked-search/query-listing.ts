@@ -13,9 +13,10 @@ export const SEARCH_DIRECTORY_LIMIT = 50;
  * how many left-out ones: a digest small enough that an agent reads one per need, several needs in
  * one call, for less than the tool names of a plain folder cost it; the directory and results.json
  * hold all SEARCH_DIRECTORY_LIMIT. The left-out few show the operation a task needs when only an
- * undescribed one does it. Five was measured with shell-only agents (BENCHMARKS.md, "Agents").
+ * undescribed one does it. Four: shell-only agents chose from the first four lines and never the fifth
+ * (docs/mount.md, "Search").
  */
-export const SEARCH_INDEX_RANKED = 5;
+export const SEARCH_INDEX_RANKED = 4;
 export const SEARCH_INDEX_LEFT_OUT = 2;
 /** How many not-validated operations a query directory shows (entries and results.json), best first in the joint index. */
 export const SEARCH_UNVALIDATED = 10;
