@@ -1,4 +1,5 @@
-// docs/search.md, "Case never changes ranking", "Every script" and "Exact names first": the laws of
+// docs/search.md, "Case never changes ranking", "Every script", "Exact names first" and "Abbreviations meet their
+// words" (the stemmer's folds kept apart): the laws of
 // search, checked through createCatalog(...).search on small catalogs and, for case, as a property over
 // seeded generated catalogs and queries.
 import { describe, expect, test } from "vitest";
@@ -167,6 +168,33 @@ describe('docs/search.md, "Exact names first"', () => {
     const order = (query: string) => paths.search(query).results.map((result) => result.path);
     expect(order("a.list").slice(0, 2)).toEqual(["a.list", "z.aList"]);
     expect(order("list").slice(0, 2).sort()).toEqual(["a.list", "b.list"]);
+  });
+});
+
+describe('docs/search.md, "Abbreviations meet their words": words the stemmer would fold into others', () => {
+  const catalog = catalogOf([
+    { path: "keys.create", description: "Create a new API key." },
+    { path: "relic.settings", description: "Returns all New Relic settings." },
+    { path: "web.search", description: "Search the web for news and articles." },
+    { path: "reports.generate", description: "Generate a report." },
+    { path: "settings.general", description: "General settings of the account." },
+    { path: "profile.business", description: "The business profile." },
+    { path: "status.busy", description: "Whether the user is busy." },
+  ]);
+  const paths = (query: string) => catalog.search(query, { limit: 50 }).results.map((result) => result.path);
+
+  test("news is not new: news finds the news search alone, and new finds no news", () => {
+    expect(paths("latest news")).toEqual(["web.search"]);
+    expect(paths("new")).not.toContain("web.search");
+    expect(paths("new").sort()).toEqual(["keys.create", "relic.settings"]);
+  });
+
+  test("general is not generate, business is not busy; plurals and other forms still meet", () => {
+    expect(paths("generate")).toEqual(["reports.generate"]);
+    expect(paths("generally")).toEqual(["settings.general"]);
+    expect(paths("businesses")).toEqual(["profile.business"]);
+    expect(paths("busy")).toEqual(["status.busy"]);
+    expect(paths("generating reports")).toEqual(["reports.generate"]);
   });
 });
 

@@ -46,9 +46,26 @@ const ABBREVIATIONS: readonly (readonly [string, string])[] = [
   ["txn", "transaction"],
 ];
 
+/**
+ * Words the Porter stemmer folds into an unrelated word's stem, kept apart under stems of their own
+ * (docs/search.md, "Abbreviations meet their words"): "news" is not "new", "general" not "generate",
+ * "business" not "busy", "several" not "severity". Only words common in API text whose fold made a
+ * query find the wrong operations: the latest-news searches of the agent benchmark ranked "New
+ * Relic" settings and "create a new key" first.
+ */
+const OWN_STEMS: ReadonlyMap<string, string> = new Map([
+  ["news", "news"],
+  ["general", "general"],
+  ["generally", "general"],
+  ["business", "business"],
+  ["businesses", "business"],
+  ["several", "several"],
+]);
+
 /** A word's stem as the index takes it: stemmed from three letters up, so "repos" and "repo" share one key. */
 export function stemOf(word: string): string {
-  return word.length >= 3 ? stemmer(word) : word;
+  if (word.length < 3) return word;
+  return OWN_STEMS.get(word) ?? stemmer(word);
 }
 
 /** Each abbreviation's stem → its full word's stem ("desc" → "descript", "ids" → "id" → "identifi"). */
