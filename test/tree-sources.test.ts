@@ -295,7 +295,7 @@ describe("index files", () => {
     expect(text(sub, "/.search/orders carts/@index.txt")).not.toContain("carts/");
   });
 
-  test("a query directory's index shows the best four ranked of up to fifty, and says where the rest are (docs/mount.md, "Search")", () => {
+  test("a query directory's index shows the best four ranked of up to fifty, and says where the rest are (docs/mount.md, Search)", () => {
     const many = createCatalog({
       revision: "r",
       operations: Array.from({ length: 30 }, (_, index) => ({
