@@ -1,6 +1,5 @@
-// docs/search.md, "Case never changes ranking", "Every script", "Exact names first" and "Abbreviations meet their
-// words" (the stemmer's folds kept apart): the laws of
-// search, checked through createCatalog(...).search on small catalogs and, for case, as a property over
+// docs/search.md, "Case never changes ranking", "Every script", "Exact names first" and, for the words the
+// stemmer would fold into others, "Abbreviations meet their words": the laws of search, checked through createCatalog(...).search on small catalogs and, for case, as a property over
 // seeded generated catalogs and queries.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
@@ -172,29 +171,41 @@ describe('docs/search.md, "Exact names first"', () => {
 });
 
 describe('docs/search.md, "Abbreviations meet their words": words the stemmer would fold into others', () => {
-  const catalog = catalogOf([
-    { path: "keys.create", description: "Create a new API key." },
-    { path: "relic.settings", description: "Returns all New Relic settings." },
-    { path: "web.search", description: "Search the web for news and articles." },
-    { path: "reports.generate", description: "Generate a report." },
-    { path: "settings.general", description: "General settings of the account." },
-    { path: "profile.business", description: "The business profile." },
-    { path: "status.busy", description: "Whether the user is busy." },
-  ]);
+  const catalog = createCatalog({
+    revision: "r",
+    operations: [
+      { path: "keys.create", description: "Create an API key.", capabilities: ["writes over HTTP: POST /keys"] },
+      { path: "relic.settings", description: "Returns all New Relic settings." },
+      { path: "web.search", description: "Search the web for news and articles." },
+      { path: "reports.generate", description: "Generate a report." },
+      { path: "settings.general", description: "General settings of the account." },
+      { path: "profile.business", description: "The business profile." },
+      { path: "status.busy", description: "Whether the user is busy." },
+      { path: "issues.severity", description: "The severity of an issue." },
+    ].map((operation) => ({ ...operation, input: z.object({}) })),
+  });
   const paths = (query: string) => catalog.search(query, { limit: 50 }).results.map((result) => result.path);
 
-  test("news is not new: news finds the news search alone, and new finds no news", () => {
+  test("news is not new: neither the word nor the verb that asks for POST", () => {
     expect(paths("latest news")).toEqual(["web.search"]);
-    expect(paths("new")).not.toContain("web.search");
+    expect(paths("news")).toEqual(["web.search"]);
     expect(paths("new").sort()).toEqual(["keys.create", "relic.settings"]);
   });
 
-  test("general is not generate, business is not busy; plurals and other forms still meet", () => {
+  test("general is not generate, business is not busy; their other forms still meet them", () => {
     expect(paths("generate")).toEqual(["reports.generate"]);
+    expect(paths("generating reports")).toEqual(["reports.generate"]);
+    expect(paths("generals")).toEqual(["settings.general"]);
     expect(paths("generally")).toEqual(["settings.general"]);
+    expect(paths("generalized settings")[0]).toBe("settings.general");
+    expect(paths("generalized settings")).not.toContain("reports.generate");
     expect(paths("businesses")).toEqual(["profile.business"]);
     expect(paths("busy")).toEqual(["status.busy"]);
-    expect(paths("generating reports")).toEqual(["reports.generate"]);
+  });
+
+  test("several is not severity", () => {
+    expect(paths("several")).toEqual([]);
+    expect(paths("severity")).toEqual(["issues.severity"]);
   });
 });
 

@@ -49,14 +49,21 @@ const ABBREVIATIONS: readonly (readonly [string, string])[] = [
 /**
  * Words the Porter stemmer folds into an unrelated word's stem, kept apart under stems of their own
  * (docs/search.md, "Abbreviations meet their words"): "news" is not "new", "general" not "generate",
- * "business" not "busy", "several" not "severity". Only words common in API text whose fold made a
- * query find the wrong operations: the latest-news searches of the agent benchmark ranked "New
- * Relic" settings and "create a new key" first.
+ * "business" not "busy", "several" not "severity". Only words common in API text whose fold made a query find the wrong
+ * operations: the latest-news searches of the agent benchmark ranked "New Relic" settings and,
+ * through "new" as a verb that asks for POST, "create a new key" first. Each word's other forms are
+ * listed too, since they would fold to the unrelated stem as well.
  */
-const OWN_STEMS: ReadonlyMap<string, string> = new Map([
+const OWN_STEMS: ReadonlyMap<string, string> = new Map<string, string>([
   ["news", "news"],
   ["general", "general"],
+  ["generals", "general"],
   ["generally", "general"],
+  ["generality", "general"],
+  ["generalize", "general"],
+  ["generalized", "general"],
+  ["generalizes", "general"],
+  ["generalization", "general"],
   ["business", "business"],
   ["businesses", "business"],
   ["several", "several"],
