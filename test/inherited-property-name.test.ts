@@ -4,6 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { isForageError } from "../src/index.js";
 import { inheritedPropertyName, MAX_WALKED_DEPTH } from "../src/json-schema/inherited-property-name.js";
+import { catalogFileOperations } from "../src/sources/catalog-file.js";
 
 describe("inheritedPropertyName", () => {
   test.each([
@@ -45,5 +46,18 @@ describe("inheritedPropertyName", () => {
       }
       expect(isForageError(refusal, "too_large") && refusal.details.limit).toBe(MAX_WALKED_DEPTH);
     }
+  });
+
+  test("a catalog file that deep is refused with too_large naming the file", () => {
+    const input = JSON.parse(`{"type": "object", "x": ${"[".repeat(200_000)}${"]".repeat(200_000)}}`) as unknown;
+    let refusal: unknown;
+    try {
+      catalogFileOperations({ operations: [{ path: "a.b", inputSchema: input }] }, "deep.json");
+    } catch (error) {
+      refusal = error;
+    }
+    expect(isForageError(refusal, "too_large") && refusal.message).toBe(
+      `deep.json: the document is nested deeper than ${MAX_WALKED_DEPTH} levels`,
+    );
   });
 });

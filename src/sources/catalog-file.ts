@@ -22,7 +22,7 @@ export function catalogFileSource(text: string, document: unknown, name: string)
  * those files read back as a catalog (docs/describe.md, "Reading a mount back").
  */
 export function catalogFileOperations(document: unknown, name: string): OperationDefinition[] {
-  const inherited = inheritedPropertyName(document, "");
+  const inherited = namingRefusals(name, () => inheritedPropertyName(document, ""));
   if (inherited !== undefined) {
     // Such names would validate but vanish from the described inputSchema, so describe would not tell the truth.
     throw new ForageError(
@@ -55,8 +55,13 @@ function operationFromEntry(entry: unknown, where: string): OperationDefinition 
 }
 
 function compile(schema: unknown, where: string): OperationDefinition["input"] {
+  return namingRefusals(where, () => jsonSchemaToZod(schema) as unknown as OperationDefinition["input"]);
+}
+
+/** `run`'s result; a ForageError it throws is thrown again with its message starting with `where`. */
+function namingRefusals<T>(where: string, run: () => T): T {
   try {
-    return jsonSchemaToZod(schema) as unknown as OperationDefinition["input"];
+    return run();
   } catch (error) {
     if (error instanceof ForageError)
       throw new ForageError(error.code, `${where}: ${error.message}`, { ...error.details });
