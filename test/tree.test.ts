@@ -414,9 +414,6 @@ describe("the README and the namespace list", () => {
       const readme = text(target, "/README.md");
       expect(readme).not.toContain("n0/");
       expect(readme).toContain("`cat @index.txt` (namespaces), `cat NS/@index.txt` (operations");
-      // Comparing look-alike namespaces is led by a grep of their indexes, before reading them whole.
-      expect(readme.indexOf("Compare namespaces by grepping their indexes")).toBeLessThan(readme.indexOf("Browse:"));
-      expect(readme).toContain('`grep -i "email" gmail/@index*.txt smtp/@index*.txt`');
       const pages = names(target, "/").filter((name) => name.startsWith("@index"));
       const lines = pages.flatMap((page) =>
         text(target, `/${page}`)

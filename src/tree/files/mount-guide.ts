@@ -14,14 +14,6 @@ const SEARCH_STEP = `1. Search first, several needs in one call: a need's digest
    \`for q in "send email" "create issue"; do cat ".search/$q/@index.txt"; done\`
 `;
 
-/**
- * Browsing, led by its cheapest form: agents that compared look-alike namespaces by printing their
- * whole indexes read 8–10 KiB a call, where a grep of the same indexes prints a line per match.
- */
-const COMPARE_STEP = `Compare namespaces by grepping their indexes for a need's words, not reading them whole:
-   \`grep -i "email" gmail/@index*.txt smtp/@index*.txt\`, or all: \`grep -ri "send email" --include='@index*.txt' .\`
-   Browse: \`cat @index.txt\` (namespaces), \`cat NS/@index.txt\` (operations; long ones go on in \`@index.2.txt\`, …).`;
-
 /** What a search digest adds to an operation's line (an export has no search). */
 const SAME_AS = "[ — same as: paths, equivalent operations]";
 
@@ -49,7 +41,8 @@ export function mountReadme(facts: {
 ${count}${scope}, revision \`${cutText(facts.revision, QUOTED_LABEL_LENGTH)}\`. Forage describes operations, never runs them.
 
 From a need to an operation, in the fewest bytes:
-${ranked ? SEARCH_STEP : ""}${ranked ? 2 : 1}. ${COMPARE_STEP}
+${ranked ? `${SEARCH_STEP}2. Or browse` : "1. Browse"}: \`cat @index.txt\` (namespaces), \`cat NS/@index.txt\` (operations; long ones go on in
+   \`@index.2.txt\`, …), \`grep -ri "send email" --include='@index*.txt' .\`
 ${ranked ? 3 : 2}. Read only the one you pick: \`NS/NAME.json\` or \`NS/NAME.d.ts\`.
 
 Lines: \`path({ input, optional? }) — first sentence${ranked ? SAME_AS : ""}\`, the path below the index's directory${ranked ? " (whole in a digest)" : ""}.
