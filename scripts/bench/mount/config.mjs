@@ -23,6 +23,14 @@ export const pinnedCpus = process.env.BENCH_CPUS;
 /** [command, args], run under taskset when BENCH_CPUS is set (taskset execs: the pid stays the command's). */
 export const pinned = (command, args) =>
   pinnedCpus ? ["taskset", ["-c", pinnedCpus, command, ...args]] : [command, args];
+/**
+ * What a forage daemon must have done before a cold sample starts: "table" (its node table is in,
+ * the default: search is then prepared between the workload's requests) or "search" (search
+ * prepared too, so the workload has the daemon to itself).
+ */
+export const coldAfter = process.env.BENCH_COLD_AFTER ?? "table";
+if (coldAfter !== "table" && coldAfter !== "search")
+  throw new Error(`BENCH_COLD_AFTER is "table" or "search", not "${coldAfter}"`);
 export const GREP_WORD = "email";
 export const STAT_PASSES = 3;
 export const MOUNT_TIMEOUT_MS = 60_000;

@@ -36,6 +36,8 @@
 //   BENCH_REPS=5                                       cold mounts per workload, system and size
 //   BENCH_SYSTEMS=tmpfs,cfs,cfs-ro,forage,forage-ro    which systems to run
 //   BENCH_CPUS=0                                       pin every daemon and workload (taskset -c)
+//   BENCH_COLD_AFTER=table                             a cold forage sample starts once the node table
+//                                                      is in ("table") or search is prepared too ("search")
 //
 // Needs Linux, /dev/fuse, fusermount3, perl, a built dist/ and addon (node scripts/bootstrap.mjs)
 // and, as root, a tmpfs mount (otherwise /dev/shm is used). Builds scripts/bench/cfs when missing.
@@ -53,7 +55,18 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { availableParallelism, cpus, loadavg, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { cleanUpOnExit, cleanupSync, mountpointOf, workspace } from "./cleanup.mjs";
-import { addon, log, pinnedCpus, projectRoot, reps, sizeName, sizes, systemNames, tmpInProject } from "./config.mjs";
+import {
+  addon,
+  coldAfter,
+  log,
+  pinnedCpus,
+  projectRoot,
+  reps,
+  sizeName,
+  sizes,
+  systemNames,
+  tmpInProject,
+} from "./config.mjs";
 import { reloadStalls } from "./reload.mjs";
 import { report } from "./report.mjs";
 import { benchSize, memoryAndContent } from "./sampling.mjs";
@@ -108,6 +121,7 @@ async function main() {
       process.env.BENCH_REPS ? `BENCH_REPS=${reps}` : "",
       process.env.BENCH_SYSTEMS ? `BENCH_SYSTEMS=${systemNames.join(",")}` : "",
       pinnedCpus ? `BENCH_CPUS=${pinnedCpus}` : "",
+      process.env.BENCH_COLD_AFTER ? `BENCH_COLD_AFTER=${coldAfter}` : "",
       `node scripts/bench/mount/run.mjs${process.argv[2] ? ` ${process.argv[2]}` : ""}`,
     ]
       .filter(Boolean)

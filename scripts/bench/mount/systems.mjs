@@ -5,7 +5,18 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { children, fuseMountpoints, isMounted, mountpointOf } from "./cleanup.mjs";
-import { addon, cfsBinary, cli, log, MOUNT_TIMEOUT_MS, pinned, pinnedCpus, projectRoot, sleep } from "./config.mjs";
+import {
+  addon,
+  cfsBinary,
+  cli,
+  coldAfter,
+  log,
+  MOUNT_TIMEOUT_MS,
+  pinned,
+  pinnedCpus,
+  projectRoot,
+  sleep,
+} from "./config.mjs";
 import { waitForExit } from "./processes.mjs";
 
 /** Each system's report label and, for a FUSE daemon, its [command, args] for a size. */
@@ -77,10 +88,13 @@ export async function startDaemon(system, size, extraArgs = []) {
 
 /** The line a forage daemon writes (FORAGE_MOUNT_TRACE) once its node table serves. */
 const TABLE_IN = /forage: trace: node table in/;
+/** The line it writes once search is prepared, which BENCH_COLD_AFTER=search waits for as well. */
+const SEARCH_PREPARED = /forage: trace: search prepared/;
 
 /**
  * Starts a daemon and waits until a known file stats (usableMs), then until forage's node table
- * is in (tableInMs; the same for C, which loads its tree before mounting); returns
+ * is in (tableInMs; the same for C, which loads its tree before mounting), and with
+ * BENCH_COLD_AFTER=search until its search is prepared too; returns
  * { child, root, usableMs, tableInMs, output() }. `extraArgs` go before forage's source.
  */
 async function startOnce(system, size, extraArgs = []) {
@@ -120,13 +134,18 @@ async function startOnce(system, size, extraArgs = []) {
     await sleep(1);
   }
   const usableMs = performance.now() - start;
-  while (forage && !TABLE_IN.test(output)) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${system} exited: ${output}`);
-    if (performance.now() - start > MOUNT_TIMEOUT_MS)
-      throw new Error(`${system}'s node table was not in within ${MOUNT_TIMEOUT_MS} ms: ${output}`);
-    await sleep(1);
-  }
+  /** Waits until the daemon's output has a line matching `line`; throws if it exits or the time is up. */
+  const waitForLine = async (line, what) => {
+    while (!line.test(output)) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${system} exited: ${output}`);
+      if (performance.now() - start > MOUNT_TIMEOUT_MS)
+        throw new Error(`${system}'s ${what} within ${MOUNT_TIMEOUT_MS} ms: ${output}`);
+      await sleep(1);
+    }
+  };
+  if (forage) await waitForLine(TABLE_IN, "node table was not in");
   const tableInMs = forage ? performance.now() - start : usableMs;
+  if (forage && coldAfter === "search") await waitForLine(SEARCH_PREPARED, "search was not prepared");
   return { system, child, root: mountpoint, usableMs, tableInMs, output: () => output };
 }
 
