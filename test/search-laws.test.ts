@@ -67,6 +67,24 @@ describe('docs/search.md, "Case never changes ranking"', () => {
     expect(splitProseWords(text)).toEqual(words);
   });
 
+  // docs/search.md, "No word spans a space": what lets each input field be split once per index.
+  test.each([
+    ["camelCase and acronym plurals", "getUserIDs", "listURLs of HTTPServer"],
+    ["possessives and negations", "the user's", "don't isn't NASA's"],
+    ["digits", "v2", "Users oauth2"],
+    ["inner capitals in prose", "JavaScript", "GitHub OAuth"],
+    ["a final sigma then the next piece", "ΟΔΟΣ", "Σ ABC"],
+    ["a piece that starts with a combining mark", "e", "\u0301clair café"],
+    ["unspaced scripts", "天気予報", "東京の天気"],
+    ["full-width letters", "ＧＩＦｓ", "ＡＰＩ"],
+  ])("%s: a text split whole gives the words of its pieces split alone", (_case, first, second) => {
+    const sorted = (words: string[]) => [...words].sort();
+    expect(sorted(splitProseWords(`${first} ${second}`))).toEqual(
+      sorted([...splitProseWords(first), ...splitProseWords(second)]),
+    );
+    expect(splitWords(`${first} ${second}`)).toEqual([...splitWords(first), ...splitWords(second)]);
+  });
+
   test("a word written with inner capitals in a description is found by its one word, in any case, and by its parts", () => {
     const catalog = catalogOf([
       { path: "browser.evaluate", description: "Execute JavaScript in the browser console" },
