@@ -24,8 +24,7 @@ export interface RankedMatch {
   readonly score: number;
 }
 
-/** Documents collected, then terms scored, per step of buildSteps: map work too small to yield after each. */
-const COLLECTED_PER_STEP = 256;
+/** Terms scored per step of buildSteps: map work too small to yield after each. */
 const SCORED_PER_STEP = 1024;
 
 /** The textbook BM25 parameters, left untuned so ranking carries over to catalogs we have not seen. */
@@ -147,25 +146,27 @@ export class SearchIndex {
    * builds the index between its requests rather than on the first search.
    */
   static *buildSteps(documents: readonly SearchDocument[]): Steps<SearchIndex> {
-    const { documents: weighted, vocabulary } = yield* weightedTermsSteps(documents);
-    const averageLength = weighted.reduce((sum, entry) => sum + entry.length, 0) / Math.max(1, weighted.length);
+    const lengths = new Float64Array(documents.length);
     const collected = new Map<string, { docs: number[]; tfs: number[] }>();
-    for (const [doc, entry] of weighted.entries()) {
-      for (const [term, tf] of entry.terms) {
+    const vocabulary = yield* weightedTermsSteps(documents, (doc, terms, length) => {
+      lengths[doc] = length;
+      for (const [term, tf] of terms) {
         let list = collected.get(term);
         if (list === undefined) collected.set(term, (list = { docs: [], tfs: [] }));
         list.docs.push(doc);
         list.tfs.push(tf);
       }
-      if (doc % COLLECTED_PER_STEP === COLLECTED_PER_STEP - 1) yield;
-    }
+    });
+    let totalLength = 0;
+    for (const length of lengths) totalLength += length;
+    const averageLength = totalLength / Math.max(1, documents.length);
     const postings = new Map<string, Postings>();
     for (const [term, list] of collected) {
       const idf = Math.log(1 + (documents.length - list.docs.length + 0.5) / (list.docs.length + 0.5));
       const scores = new Float32Array(list.docs.length);
       const b = isActionTerm(term) ? 0 : B;
       list.tfs.forEach((tf, index) => {
-        const length = (weighted[list.docs[index] as number] as { length: number }).length;
+        const length = lengths[list.docs[index] as number] as number;
         const norm = 1 - b + (b * length) / Math.max(averageLength, 1e-9);
         scores[index] = (idf * tf * (K1 + 1)) / (tf + K1 * norm);
       });
