@@ -76,6 +76,9 @@ describe('docs/search.md, "Case never changes ranking"', () => {
     ["a final sigma then the next piece", "ΟΔΟΣ", "Σ ABC"],
     ["a piece that starts with a combining mark", "e", "\u0301clair café"],
     ["unspaced scripts", "天気予報", "東京の天気"],
+    ["ideographs that fold to Han beside Han", "🈚🈯🈲", "東京"],
+    ["a letter and a fold to Katakana beside Han", "abc🈁", "天気"],
+    ["a combining mark whose scripts include unspaced ones, beside Han", "ẖ", "天気"],
     ["full-width letters", "ＧＩＦｓ", "ＡＰＩ"],
   ])("%s: a text split whole gives the words of its pieces split alone", (_case, first, second) => {
     const sorted = (words: string[]) => [...words].sort();

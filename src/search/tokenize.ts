@@ -58,10 +58,11 @@ export function splitWords(text: string): string[] {
       .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
       .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
   if (DIGIT.test(spaced)) spaced = spaced.replace(/([A-Za-z])([0-9])|([0-9])([A-Za-z])/g, "$1$3 $2$4");
-  const words = foldCase(spaced)
-    .split(/[^\p{L}\p{M}\p{N}]+/u)
-    .filter((word) => word.length > 0);
-  return UNSPACED.test(spaced) ? words.flatMap(segmentUnspaced) : words;
+  const folded = foldCase(spaced);
+  const words = folded.split(/[^\p{L}\p{M}\p{N}]+/u).filter((word) => word.length > 0);
+  // Tested on the folded text, whose words are the ones segmented: NFKC makes Han and Kana of some
+  // other characters ("🈚" is "無"), which a query, folded before it is split, already holds.
+  return UNSPACED.test(folded) ? words.flatMap(segmentUnspaced) : words;
 }
 
 /**
