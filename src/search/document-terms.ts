@@ -55,17 +55,17 @@ export function* weightedTermsSteps(documents: readonly SearchDocument[], visit:
   };
   // Input fields repeat across operations (at 20,000 real tools, 96,000 field descriptions hold 13,000
   // distinct texts): each distinct name or description is split and stemmed once. Splitting a field
-  // alone gives the words it gives within the fields' joined text (no rule of splitWords reaches past
-  // the space between them), so the terms are the same.
+  // alone gives the words it gives within the fields' joined text (splitWords and splitProseWords:
+  // docs/search.md, "No word spans a space"), so the terms are the same.
   const fieldNameTerms = memoized((name: string) => termsOfWords(splitWords(name)));
   const fieldDescriptionTerms = memoized((text: string) => termsOfWords(splitProseWords(text)));
   const described: { description: string[]; capabilities: string[] }[] = [];
-  for (const document of documents) {
+  for (const [doc, document] of documents.entries()) {
     described.push({
       description: splitProseWords(document.description),
       capabilities: splitWords(document.capabilities.join(" ")),
     });
-    if (described.length % WEIGHED_PER_STEP === 0) yield;
+    if (doc % WEIGHED_PER_STEP === WEIGHED_PER_STEP - 1) yield;
   }
   const pathTerms = pathTermsOf(textVocabulary(described), termOfWord);
   const objectTermOf = headTermOf(termOfWord);
@@ -82,10 +82,9 @@ export function* weightedTermsSteps(documents: readonly SearchDocument[], visit:
     add(termsOfWords(text.description), WEIGHTS.description);
     add(termsOfWords(text.capabilities), WEIGHTS.capabilities);
     add(termsOfWords(splitProseWords(document.instructions)), WEIGHTS.instructions);
-    for (const field of document.inputFields) {
-      add(fieldNameTerms(field.name), WEIGHTS.fieldNames);
-      add(fieldDescriptionTerms(field.description), WEIGHTS.fieldDescriptions);
-    }
+    // Names, then descriptions, as the joined texts were added: weights sum in the same order, to the same bits.
+    for (const field of document.inputFields) add(fieldNameTerms(field.name), WEIGHTS.fieldNames);
+    for (const field of document.inputFields) add(fieldDescriptionTerms(field.description), WEIGHTS.fieldDescriptions);
     addActionTerms(terms, document.capabilities, objectTermOf);
     visit(doc, terms, length);
     if (doc % WEIGHED_PER_STEP === WEIGHED_PER_STEP - 1) yield;
@@ -94,7 +93,7 @@ export function* weightedTermsSteps(documents: readonly SearchDocument[], visit:
 }
 
 /** `make` with a memory of its results by argument, for one build. */
-function memoized<T>(make: (key: string) => T): (key: string) => T {
+function memoized<T extends object>(make: (key: string) => T): (key: string) => T {
   const memo = new Map<string, T>();
   return (key) => {
     let value = memo.get(key);
