@@ -1,7 +1,7 @@
 // The markdown report: per size, cold, warm and 3rd-run tables with ratios against C and tmpfs,
 // time to a usable mount, daemon memory, noise, and the workload commands.
 import { formatMs, formatRatio, max, median, min } from "../stats.mjs";
-import { pinnedCpus, reps, statScript, systemNames } from "./config.mjs";
+import { coldAfter, pinnedCpus, reps, statScript, systemNames } from "./config.mjs";
 import { coldness, SYSTEMS } from "./systems.mjs";
 
 const mb = (kb) => (kb / 1024).toFixed(0);
@@ -36,7 +36,7 @@ export function report(environment, results) {
     const tables = [
       [
         "cold",
-        "Cold (fresh mount; ms, median):",
+        `Cold (fresh mount${coldAfter === "search" ? ", each forage sample started once search was prepared as well" : ""}; ms, median):`,
         [
           ["forage / C (target ≤ 1.10×)", (name) => target("cold", name, "forage", "cfs", 1.1)],
           ["forage ro / C ro (target ≤ 1.10×)", (name) => target("cold", name, "forage-ro", "cfs-ro", 1.1)],

@@ -1,7 +1,7 @@
 // The samples: cold, warm and 3rd-run times of every workload on every system (a fresh mount
 // per cold sample), then one more mount per FUSE system for memory and a content check.
 import { formatMs } from "../stats.mjs";
-import { log, reps, sleep, systemNames } from "./config.mjs";
+import { coldAfter, log, reps, sleep, systemNames } from "./config.mjs";
 import { memoryOf, runTimed } from "./processes.mjs";
 import { coolDown, startDaemon, stopDaemon } from "./systems.mjs";
 import { expectedOutput, workloadsFor } from "./workloads.mjs";
@@ -10,7 +10,8 @@ const mb = (kb) => (kb / 1024).toFixed(0);
 
 /**
  * Every workload on every system, `reps` cold mounts each: { workloads, samples, usable, tableIn,
- * mismatches }. A cold sample starts once forage's node table is in (startDaemon).
+ * mismatches }. A cold sample starts once forage's node table is in (startDaemon), or its search is
+ * prepared as well with BENCH_COLD_AFTER=search; the memory and content mount waits for the table only.
  */
 export async function benchSize(size) {
   const workloads = workloadsFor(size);
@@ -34,7 +35,7 @@ export async function benchSize(size) {
         let root = size.tree;
         if (system === "tmpfs") coolDown();
         else {
-          daemon = await startDaemon(system, size);
+          daemon = await startDaemon(system, size, [], coldAfter);
           usable[system].push(daemon.usableMs);
           tableIn[system].push(daemon.tableInMs);
           root = daemon.root;

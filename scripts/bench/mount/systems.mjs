@@ -5,18 +5,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { children, fuseMountpoints, isMounted, mountpointOf } from "./cleanup.mjs";
-import {
-  addon,
-  cfsBinary,
-  cli,
-  coldAfter,
-  log,
-  MOUNT_TIMEOUT_MS,
-  pinned,
-  pinnedCpus,
-  projectRoot,
-  sleep,
-} from "./config.mjs";
+import { addon, cfsBinary, cli, log, MOUNT_TIMEOUT_MS, pinned, pinnedCpus, projectRoot, sleep } from "./config.mjs";
 import { waitForExit } from "./processes.mjs";
 
 /** Each system's report label and, for a FUSE daemon, its [command, args] for a size. */
@@ -70,10 +59,10 @@ export async function preflight() {
  * is missing for a moment then): such a failed start is retried once the files are back, and the
  * report says that the build changed.
  */
-export async function startDaemon(system, size, extraArgs = []) {
+export async function startDaemon(system, size, extraArgs = [], ready = "table") {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(system, size, extraArgs);
+      return await startOnce(system, size, extraArgs, ready);
     } catch (error) {
       const transient = /not built|ERR_MODULE_NOT_FOUND|Cannot find module|SyntaxError/.test(String(error));
       if (!transient || attempt === 5) throw error;
@@ -88,16 +77,16 @@ export async function startDaemon(system, size, extraArgs = []) {
 
 /** The line a forage daemon writes (FORAGE_MOUNT_TRACE) once its node table serves. */
 const TABLE_IN = /forage: trace: node table in/;
-/** The line it writes once search is prepared, which BENCH_COLD_AFTER=search waits for as well. */
+/** The line it writes once search is prepared, which a start with `ready` "search" waits for as well. */
 const SEARCH_PREPARED = /forage: trace: search prepared/;
 
 /**
  * Starts a daemon and waits until a known file stats (usableMs), then until forage's node table
- * is in (tableInMs; the same for C, which loads its tree before mounting), and with
- * BENCH_COLD_AFTER=search until its search is prepared too; returns
+ * is in (tableInMs; the same for C, which loads its tree before mounting), and with `ready`
+ * "search" until its search is prepared too (BENCH_COLD_AFTER=search's cold samples); returns
  * { child, root, usableMs, tableInMs, output() }. `extraArgs` go before forage's source.
  */
-async function startOnce(system, size, extraArgs = []) {
+async function startOnce(system, size, extraArgs, ready) {
   const mountpoint = mountpointOf(system);
   if (isMounted(mountpoint)) throw new Error(`${mountpoint} is already mounted`);
   const [daemon, daemonArgs] = SYSTEMS[system].command(size);
@@ -145,7 +134,7 @@ async function startOnce(system, size, extraArgs = []) {
   };
   if (forage) await waitForLine(TABLE_IN, "node table was not in");
   const tableInMs = forage ? performance.now() - start : usableMs;
-  if (forage && coldAfter === "search") await waitForLine(SEARCH_PREPARED, "search was not prepared");
+  if (forage && ready === "search") await waitForLine(SEARCH_PREPARED, "search was not prepared");
   return { system, child, root: mountpoint, usableMs, tableInMs, output: () => output };
 }
 
