@@ -26,8 +26,9 @@ const WEIGHTS = {
 /**
  * Receives one document's terms with their weighted frequencies, and its weighted length (for BM25
  * length normalisation). The map is the weigher's own, reused for the next document: read it, do
- * not keep it. A map per document, alive until the whole catalog was weighed, was copied by every
- * young-generation collection meanwhile (BENCHMARKS.md, "The mount benchmark at ~20,000 real tools").
+ * not keep it. A map per document lived until the whole catalog was weighed: the young generation's
+ * collections copied each and promoted it, to die in the old generation (BENCHMARKS.md, "The mount
+ * benchmark at ~20,000 real tools").
  */
 export type VisitWeighted = (doc: number, terms: ReadonlyMap<string, number>, length: number) => void;
 
