@@ -1,12 +1,13 @@
-// docs/search.md, "Case never changes ranking", "Every script", "Exact names first" and, for the words the
-// stemmer would fold into others, "Abbreviations meet their words": the laws of search, checked through createCatalog(...).search on small catalogs and, for case, as a property over
-// seeded generated catalogs and queries.
+// docs/search.md, "Case never changes ranking" (with "No word spans a space"), "Every script", "Exact
+// names first" and, for the words the stemmer would fold into others, "Abbreviations meet their words":
+// the laws of search, checked through createCatalog(...).search on small catalogs and, for case, as a
+// property over seeded generated catalogs and queries.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createCatalog } from "../src/index.js";
 import { splitProseWords, splitQueryWords, splitWords } from "../src/search/tokenize.js";
 
-type Operation = { path: string; description: string };
+type Operation = { path: string; description: string; capabilities?: string[] };
 
 /** A catalog of operations with empty inputs; descriptions differ, so nothing merges. */
 function catalogOf(operations: readonly Operation[]) {
@@ -192,19 +193,16 @@ describe('docs/search.md, "Exact names first"', () => {
 });
 
 describe('docs/search.md, "Abbreviations meet their words": words the stemmer would fold into others', () => {
-  const catalog = createCatalog({
-    revision: "r",
-    operations: [
-      { path: "keys.create", description: "Create an API key.", capabilities: ["writes over HTTP: POST /keys"] },
-      { path: "relic.settings", description: "Returns all New Relic settings." },
-      { path: "web.search", description: "Search the web for news and articles." },
-      { path: "reports.generate", description: "Generate a report." },
-      { path: "settings.general", description: "General settings of the account." },
-      { path: "profile.business", description: "The business profile." },
-      { path: "status.busy", description: "Whether the user is busy." },
-      { path: "issues.severity", description: "The severity of an issue." },
-    ].map((operation) => ({ ...operation, input: z.object({}) })),
-  });
+  const catalog = catalogOf([
+    { path: "keys.create", description: "Create an API key.", capabilities: ["writes over HTTP: POST /keys"] },
+    { path: "relic.settings", description: "Returns all New Relic settings." },
+    { path: "web.search", description: "Search the web for news and articles." },
+    { path: "reports.generate", description: "Generate a report." },
+    { path: "settings.general", description: "General settings of the account." },
+    { path: "profile.business", description: "The business profile." },
+    { path: "status.busy", description: "Whether the user is busy." },
+    { path: "issues.severity", description: "The severity of an issue." },
+  ]);
   const paths = (query: string) => catalog.search(query, { limit: 50 }).results.map((result) => result.path);
 
   test("news is not new: neither the word nor the verb that asks for POST", () => {

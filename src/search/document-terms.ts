@@ -152,19 +152,14 @@ function pathTermsOf(
   vocabulary: ReadonlySet<string>,
   termOfWord: (word: string) => string | undefined,
 ): (path: string) => string[] {
-  const memo = new Map<string, string[]>();
+  const wordTerms = memoized((word: string) =>
+    [word, ...(splitCompound(word, vocabulary) ?? [])]
+      .map(termOfWord)
+      .filter((term): term is string => term !== undefined),
+  );
   return (path) => {
     const terms: string[] = [];
-    for (const word of splitWords(path)) {
-      let wordTerms = memo.get(word);
-      if (wordTerms === undefined) {
-        wordTerms = [word, ...(splitCompound(word, vocabulary) ?? [])]
-          .map(termOfWord)
-          .filter((term): term is string => term !== undefined);
-        memo.set(word, wordTerms);
-      }
-      terms.push(...wordTerms);
-    }
+    for (const word of splitWords(path)) terms.push(...wordTerms(word));
     return terms;
   };
 }
