@@ -74,6 +74,21 @@ export class CatalogView implements Forage {
     yield* this.#index.steps();
   }
 
+  /** This view's index as steps: built once, by these steps or by the first search, whichever comes first. */
+  *indexSteps(): Steps<SearchIndex> {
+    return yield* this.#index.steps();
+  }
+
+  /** The number this view's index gives a visible operation's path; undefined for any other path. */
+  indexDocOf(path: string): number | undefined {
+    const doc = this.#core.byPath.get(path);
+    if (doc === undefined || this.#isVisible[doc] !== 1) return undefined;
+    // The whole view's index numbers documents as the core does; a narrowed view's numbers its visible ones.
+    return this.#whole
+      ? doc
+      : lowerBound(this.#visible.length, (position) => (this.#visible[position] as number) < doc);
+  }
+
   /** Whether searchSteps has nothing left to do. */
   get searchReady(): boolean {
     return this.#core.equivalents.done && this.#index.done;
@@ -242,6 +257,20 @@ export function searchPreparation(forage: Forage): { readonly steps: Steps<void>
   const view = views.get(forage);
   if (view === undefined) return { steps: noSteps(), ready: () => true };
   return { steps: view.searchSteps(), ready: () => view.searchReady };
+}
+
+/**
+ * The index `forage` searches with, as steps (built once, shared with its searches), and the number
+ * it gives each visible operation's path: for a caller that ranks other documents among the
+ * catalog's operations on one set of term statistics (SearchIndex.extendedSteps, docs/search.md).
+ * Undefined for a Forage made elsewhere.
+ */
+export function searchIndexOf(
+  forage: Forage,
+): { readonly steps: Steps<SearchIndex>; readonly docOf: (path: string) => number | undefined } | undefined {
+  const view = views.get(forage);
+  if (view === undefined) return undefined;
+  return { steps: view.indexSteps(), docOf: (path) => view.indexDocOf(path) };
 }
 
 /** Nothing to do, as steps. */

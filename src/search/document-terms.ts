@@ -38,12 +38,25 @@ export type VisitWeighted = (doc: number, terms: ReadonlyMap<string, number>, le
  */
 const WEIGHED_PER_STEP = 64;
 
+/** The words weighing met: every distinct word (a query's run-together words split into these), and the words of descriptive text. */
+export interface WeighedWords {
+  readonly all: ReadonlySet<string>;
+  /** Words of three or more letters in descriptions and capability notes: a run-together path segment splits into these. */
+  readonly text: ReadonlySet<string>;
+}
+
 /**
  * Each document's weighted term frequencies and weighted length, handed to `visit` in document
- * order, tokenising and stemming each distinct word once; returns every distinct word of the
- * catalog (its vocabulary). As steps that yield after every few documents.
+ * order, tokenising and stemming each distinct word once; returns the words it met. A path
+ * segment splits into the words of these documents' text and of `knownText` (the text of
+ * documents weighed before, which an extended index numbers first). As steps that yield after
+ * every few documents.
  */
-export function* weightedTermsSteps(documents: readonly SearchDocument[], visit: VisitWeighted): Steps<Set<string>> {
+export function* weightedTermsSteps(
+  documents: readonly SearchDocument[],
+  visit: VisitWeighted,
+  knownText: ReadonlySet<string> = new Set(),
+): Steps<WeighedWords> {
   const memo = memoizedTermOf();
   const termOfWord = memo.termOf;
   const termsOfWords = (words: readonly string[]): string[] => {
@@ -68,7 +81,8 @@ export function* weightedTermsSteps(documents: readonly SearchDocument[], visit:
     });
     if (doc % WEIGHED_PER_STEP === WEIGHED_PER_STEP - 1) yield;
   }
-  const pathTerms = pathTermsOf(textVocabulary(described), termOfWord);
+  const text = textVocabulary(described, knownText);
+  const pathTerms = pathTermsOf(text, termOfWord);
   const objectTermOf = headTermOf(termOfWord);
   const terms = new Map<string, number>();
   for (const [doc, document] of documents.entries()) {
@@ -78,10 +92,10 @@ export function* weightedTermsSteps(documents: readonly SearchDocument[], visit:
       for (const term of words) terms.set(term, (terms.get(term) ?? 0) + weight);
       length += words.length * weight;
     };
-    const text = described[doc] as { description: string[]; capabilities: string[] };
+    const words = described[doc] as { description: string[]; capabilities: string[] };
     add(pathTerms(document.path), WEIGHTS.path);
-    add(termsOfWords(text.description), WEIGHTS.description);
-    add(termsOfWords(text.capabilities), WEIGHTS.capabilities);
+    add(termsOfWords(words.description), WEIGHTS.description);
+    add(termsOfWords(words.capabilities), WEIGHTS.capabilities);
     add(termsOfWords(splitProseWords(document.instructions)), WEIGHTS.instructions);
     // Names, then descriptions, as the joined texts were added: weights sum in the same order, to the same bits.
     for (const field of document.inputFields) add(fieldNameTerms(field.name), WEIGHTS.fieldNames);
@@ -90,7 +104,7 @@ export function* weightedTermsSteps(documents: readonly SearchDocument[], visit:
     visit(doc, terms, length);
     if (doc % WEIGHED_PER_STEP === WEIGHED_PER_STEP - 1) yield;
   }
-  return new Set(memo.words());
+  return { all: new Set(memo.words()), text };
 }
 
 /** `make` with a memory of its results by argument, for one build. */
@@ -137,9 +151,12 @@ function headTermOf(termOfWord: (word: string) => string | undefined): (segment:
   };
 }
 
-/** Words of three or more letters used in descriptive text, to split run-together names with. */
-function textVocabulary(described: readonly { description: string[]; capabilities: string[] }[]): Set<string> {
-  const vocabulary = new Set<string>();
+/** Words of three or more letters used in descriptive text, `known` and the documents', to split run-together names with. */
+function textVocabulary(
+  described: readonly { description: string[]; capabilities: string[] }[],
+  known: ReadonlySet<string>,
+): Set<string> {
+  const vocabulary = new Set<string>(known);
   for (const text of described) {
     for (const word of text.description) if (word.length >= 3) vocabulary.add(word);
     for (const word of text.capabilities) if (word.length >= 3) vocabulary.add(word);

@@ -2,7 +2,7 @@ import { lowerBound } from "../lower-bound.js";
 import { runToEnd, type Steps } from "../slices.js";
 import { visitBestFirst } from "./best-first.js";
 import { splitCompound } from "./compound-words.js";
-import { weightedTermsSteps } from "./document-terms.js";
+import { type WeighedWords, weightedTermsSteps } from "./document-terms.js";
 import { ExactNames } from "./exact-names.js";
 import { NamespaceEvidence } from "./namespace-evidence.js";
 import { type Action, actionObjectTerm, actionTerm, isActionTerm, queryActionOf } from "./rest-actions.js";
@@ -64,6 +64,18 @@ const MAX_ACTION_OBJECTS = 16;
 interface Postings {
   readonly docs: Int32Array;
   readonly scores: Float32Array;
+  /** Each document's weighted frequency of the term, kept so that an extended index scores it again (extendedSteps). */
+  readonly frequencies: Float64Array;
+}
+
+/** Weighed documents, ready to be scored: per term its documents (ascending) and weighted frequencies. */
+interface Weighed {
+  readonly paths: readonly string[];
+  /** The terms of documents weighed before (an index being extended), then those of the documents added. */
+  readonly before: ReadonlyMap<string, Postings>;
+  readonly added: ReadonlyMap<string, { readonly docs: number[]; readonly frequencies: number[] }>;
+  readonly lengths: Float64Array;
+  readonly words: WeighedWords;
 }
 
 /** A query term, its weight, and which query word it came from (for coverage). */
@@ -112,28 +124,29 @@ class Scratch {
 export class SearchIndex {
   readonly #postings: Map<string, Postings>;
   readonly #sortedTerms: readonly string[];
-  readonly #vocabulary: ReadonlySet<string>;
+  readonly #words: WeighedWords;
   readonly #exactNames: ExactNames;
   readonly #namespaces: NamespaceEvidence;
-  readonly #size: number;
+  readonly #paths: readonly string[];
+  readonly #lengths: Float64Array;
   readonly #scratch: Scratch;
   /** True while a rank call uses `scratch`; a call made from inside `visit` gets its own. */
   #busy = false;
 
-  private constructor(
-    postings: Map<string, Postings>,
-    vocabulary: ReadonlySet<string>,
-    exactNames: ExactNames,
-    namespaces: NamespaceEvidence,
-    size: number,
-  ) {
+  private constructor(postings: Map<string, Postings>, { paths, lengths, words }: Weighed) {
     this.#postings = postings;
     this.#sortedTerms = [...postings.keys()].sort();
-    this.#vocabulary = vocabulary;
-    this.#exactNames = exactNames;
-    this.#namespaces = namespaces;
-    this.#size = size;
-    this.#scratch = new Scratch(size, namespaces.count);
+    this.#words = words;
+    this.#paths = paths;
+    this.#lengths = lengths;
+    this.#exactNames = new ExactNames(paths);
+    this.#namespaces = new NamespaceEvidence(paths);
+    this.#scratch = new Scratch(paths.length, this.#namespaces.count);
+  }
+
+  /** How many documents the index holds, numbered from 0. */
+  get size(): number {
+    return this.#paths.length;
   }
 
   /** Indexes documents; a document's index is its position in `documents`. */
@@ -146,38 +159,58 @@ export class SearchIndex {
    * builds the index between its requests rather than on the first search.
    */
   static *buildSteps(documents: readonly SearchDocument[]): Steps<SearchIndex> {
-    const lengths = new Float64Array(documents.length);
-    const collected = new Map<string, { docs: number[]; tfs: number[] }>();
-    const vocabulary = yield* weightedTermsSteps(documents, (doc, terms, length) => {
-      lengths[doc] = length;
-      for (const [term, tf] of terms) {
-        let list = collected.get(term);
-        if (list === undefined) collected.set(term, (list = { docs: [], tfs: [] }));
-        list.docs.push(doc);
-        list.tfs.push(tf);
-      }
-    });
+    return yield* SearchIndex.#scoredSteps(
+      yield* weighedSteps(documents, new Map(), [], new Float64Array(0), undefined),
+    );
+  }
+
+  /**
+   * An index over this index's documents, then `more` (numbered after them), as steps: what
+   * building over all of them gives (docs/search.md, "An index extended with more documents"),
+   * except that this index's documents keep the terms they were weighed with here, so they are
+   * not weighed again. Term statistics, and so every score, are drawn from all of them.
+   */
+  *extendedSteps(more: readonly SearchDocument[]): Steps<SearchIndex> {
+    return yield* SearchIndex.#scoredSteps(
+      yield* weighedSteps(more, this.#postings, this.#paths, this.#lengths, this.#words),
+    );
+  }
+
+  /** Scores every term's postings with BM25 over all the weighed documents, as steps. */
+  static *#scoredSteps(weighed: Weighed): Steps<SearchIndex> {
+    const { before, added, lengths } = weighed;
+    const count = lengths.length;
     let totalLength = 0;
     for (const length of lengths) totalLength += length;
-    const averageLength = totalLength / Math.max(1, documents.length);
+    const averageLength = totalLength / Math.max(1, count);
     const postings = new Map<string, Postings>();
-    for (const [term, list] of collected) {
-      const idf = Math.log(1 + (documents.length - list.docs.length + 0.5) / (list.docs.length + 0.5));
-      const scores = new Float32Array(list.docs.length);
+    const score = (term: string, docs: Int32Array, frequencies: Float64Array): void => {
+      const idf = Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5));
+      const scores = new Float32Array(docs.length);
       const b = isActionTerm(term) ? 0 : B;
-      list.tfs.forEach((tf, index) => {
-        const length = lengths[list.docs[index] as number] as number;
+      frequencies.forEach((tf, index) => {
+        const length = lengths[docs[index] as number] as number;
         const norm = 1 - b + (b * length) / Math.max(averageLength, 1e-9);
         scores[index] = (idf * tf * (K1 + 1)) / (tf + K1 * norm);
       });
-      postings.set(term, { docs: Int32Array.from(list.docs), scores });
+      postings.set(term, { docs, scores, frequencies });
+    };
+    for (const [term, old] of before) {
+      const more = added.get(term);
+      score(
+        term,
+        concatenated(Int32Array, old.docs, more?.docs),
+        concatenated(Float64Array, old.frequencies, more?.frequencies),
+      );
       if (postings.size % SCORED_PER_STEP === 0) yield;
     }
-    const paths = documents.map((document) => document.path);
-    const exactNames = new ExactNames(paths);
-    const namespaces = new NamespaceEvidence(paths);
+    for (const [term, list] of added) {
+      if (before.has(term)) continue;
+      score(term, Int32Array.from(list.docs), Float64Array.from(list.frequencies));
+      if (postings.size % SCORED_PER_STEP === 0) yield;
+    }
     yield;
-    return new SearchIndex(postings, vocabulary, exactNames, namespaces, documents.length);
+    return new SearchIndex(postings, weighed);
   }
 
   /**
@@ -188,7 +221,7 @@ export class SearchIndex {
    */
   rank(query: string, accept: (doc: number) => boolean, visit: (match: RankedMatch) => boolean): void {
     const reentered = this.#busy;
-    const scratch = reentered ? new Scratch(this.#size, this.#namespaces.count) : this.#scratch;
+    const scratch = reentered ? new Scratch(this.#paths.length, this.#namespaces.count) : this.#scratch;
     this.#busy = true;
     try {
       const count = this.#score(query, accept, scratch);
@@ -300,7 +333,7 @@ export class SearchIndex {
         add([term], 1);
         continue;
       }
-      const pieces = splitCompound(word, this.#vocabulary, MIN_QUERY_PIECE);
+      const pieces = splitCompound(word, this.#words.all, MIN_QUERY_PIECE);
       if (pieces !== undefined) {
         for (const piece of pieces) {
           const pieceTerm = termOf(piece);
@@ -338,4 +371,54 @@ export class SearchIndex {
     }
     return found;
   }
+}
+
+/**
+ * Weighs `documents`, numbered after the `paths` of documents weighed before (whose terms are
+ * `before`, lengths `lengths` and words `known`), as steps.
+ */
+function* weighedSteps(
+  documents: readonly SearchDocument[],
+  before: ReadonlyMap<string, Postings>,
+  paths: readonly string[],
+  lengths: Float64Array,
+  known: WeighedWords | undefined,
+): Steps<Weighed> {
+  const first = paths.length;
+  const allLengths = new Float64Array(first + documents.length);
+  allLengths.set(lengths);
+  const added = new Map<string, { docs: number[]; frequencies: number[] }>();
+  const words = yield* weightedTermsSteps(
+    documents,
+    (doc, terms, length) => {
+      allLengths[first + doc] = length;
+      for (const [term, frequency] of terms) {
+        let list = added.get(term);
+        if (list === undefined) added.set(term, (list = { docs: [], frequencies: [] }));
+        list.docs.push(first + doc);
+        list.frequencies.push(frequency);
+      }
+    },
+    known?.text,
+  );
+  return {
+    paths: [...paths, ...documents.map((document) => document.path)],
+    before,
+    added,
+    lengths: allLengths,
+    words: known === undefined ? words : { all: new Set([...known.all, ...words.all]), text: words.text },
+  };
+}
+
+/** `first` then `second`, in one array of `type`. */
+function concatenated<A extends Int32Array | Float64Array>(
+  type: { new (length: number): A },
+  first: A,
+  second: readonly number[] | undefined,
+): A {
+  if (second === undefined) return first;
+  const joined = new type(first.length + second.length);
+  joined.set(first);
+  joined.set(second, first.length);
+  return joined;
 }

@@ -1,3 +1,4 @@
+import { searchIndexOf } from "../../catalog/catalog-view.js";
 import { searchDocumentOf } from "../../catalog/prepared-operation.js";
 import type { Forage, OperationDescription } from "../../catalog/types.js";
 import { type SearchDocument, SearchIndex } from "../../search/search-index.js";
@@ -24,16 +25,16 @@ export interface UnvalidatedMatch extends UnvalidatedSubject {
  * operations, and an agent looking for, say, "update a Sentry issue" never learns that the
  * source offers one.
  *
- * Not-validated operations are ranked in one index with the catalog's operations in scope, so that
- * a query's scores for both are drawn from one set of term statistics and compare: a digest ranks
- * them together (docs/mount.md, "Search"). The catalog's own index, and so `search`, never holds
- * them. Left-out operations have a name and a summary only, so they stay apart, shown after.
+ * Not-validated operations are ranked in one index with the catalog's operations, so that a query's
+ * scores for both are drawn from one set of term statistics and compare: a digest ranks them
+ * together (docs/mount.md, "Search"). That index is the catalog's own, extended with them; the
+ * catalog's own index, and so `search`, never holds them. Left-out operations have a name and a summary only, so they stay apart, shown after.
  */
 export class LeftOutSearch {
   readonly #leftOut: RankedList<LeftOutMatch>;
   readonly #unvalidated: readonly UnvalidatedSubject[];
-  /** The catalog's operations in scope, then the not-validated ones; none built when there are no not-validated ones. */
-  readonly #joint: StepsOnce<{ index: SearchIndex; catalogDocs: ReadonlyMap<string, number> }>;
+  /** The catalog's operations, then the not-validated ones; none built when there are no not-validated ones. */
+  readonly #joint: StepsOnce<JointIndex>;
 
   constructor(sources: readonly SourceInfo[], forage: Forage, subtree: string | undefined) {
     this.#leftOut = new RankedList(
@@ -60,8 +61,7 @@ export class LeftOutSearch {
   /** The best `limit` not-validated operations for a query, best first, with their scores. */
   unvalidatedMatches(query: string, limit: number): UnvalidatedMatch[] {
     if (this.#unvalidated.length === 0 || limit <= 0) return [];
-    const { index, catalogDocs } = this.#joint.value();
-    const first = catalogDocs.size;
+    const { index, first } = this.#joint.value();
     const found: UnvalidatedMatch[] = [];
     index.rank(
       query,
@@ -82,10 +82,10 @@ export class LeftOutSearch {
   catalogScores(query: string, paths: readonly string[]): Map<string, number> {
     const scores = new Map<string, number>();
     if (this.#unvalidated.length === 0 || paths.length === 0) return scores;
-    const { index, catalogDocs } = this.#joint.value();
+    const { index, docOf } = this.#joint.value();
     const wanted = new Map<number, string>();
     for (const path of paths) {
-      const doc = catalogDocs.get(path);
+      const doc = docOf(path);
       if (doc !== undefined) wanted.set(doc, path);
       scores.set(path, 0);
     }
@@ -101,34 +101,54 @@ export class LeftOutSearch {
   }
 }
 
-/** The catalog's operations described per step while the joint index's documents are gathered. */
-const DOCUMENTS_PER_STEP = 256;
+/** The joint index, the number of its first not-validated document, and the number of a catalog operation's path. */
+interface JointIndex {
+  readonly index: SearchIndex;
+  readonly first: number;
+  readonly docOf: (path: string) => number | undefined;
+}
 
-/** One index over the catalog's operations in scope (numbered first, in list order) and the not-validated ones. */
+/**
+ * The index the catalog searches with, extended with the not-validated operations (numbered after
+ * the catalog's): the catalog's operations are not weighed again (docs/search.md, "An index
+ * extended with more documents").
+ */
 function* jointIndexSteps(
   forage: Forage,
   subtree: string | undefined,
   unvalidated: readonly UnvalidatedSubject[],
-): Steps<{ index: SearchIndex; catalogDocs: ReadonlyMap<string, number> }> {
+): Steps<JointIndex> {
+  const own = searchIndexOf(forage);
+  const { index: catalogIndex, docOf } =
+    own === undefined ? yield* listedIndexSteps(forage, subtree) : { index: yield* own.steps, docOf: own.docOf };
+  const documents = unvalidated.map(({ path, operation }) =>
+    searchDocumentOf({
+      path,
+      description: operation.description ?? operation.summary ?? "",
+      capabilities: operation.capabilities,
+      instructions: null,
+      inputSchema: operation.inputSchema,
+    }),
+  );
+  return { index: yield* catalogIndex.extendedSteps(documents), first: catalogIndex.size, docOf };
+}
+
+/** The catalog's operations described per step while the index of a Forage made elsewhere is gathered. */
+const DOCUMENTS_PER_STEP = 256;
+
+/** For a Forage made elsewhere, which shares no index: one over its operations in scope, in list order. */
+function* listedIndexSteps(
+  forage: Forage,
+  subtree: string | undefined,
+): Steps<{ index: SearchIndex; docOf: (path: string) => number | undefined }> {
   const summaries = yield* listEvery(forage, subtree);
-  const catalogDocs = new Map(summaries.map(({ path }, doc) => [path, doc]));
+  const docs = new Map(summaries.map(({ path }, doc) => [path, doc]));
   const documents: SearchDocument[] = [];
   for (const { path } of summaries) {
     documents.push(searchDocumentOf(forage.describe(path) as OperationDescription));
     if (documents.length % DOCUMENTS_PER_STEP === 0) yield;
   }
-  documents.push(
-    ...unvalidated.map(({ path, operation }) =>
-      searchDocumentOf({
-        path,
-        description: operation.description ?? operation.summary ?? "",
-        capabilities: operation.capabilities,
-        instructions: null,
-        inputSchema: operation.inputSchema,
-      }),
-    ),
-  );
-  return { index: yield* SearchIndex.buildSteps(documents), catalogDocs };
+  return { index: yield* SearchIndex.buildSteps(documents), docOf: (path) => docs.get(path) };
 }
 
 /** Entries and their index, built on the first query, or beforehand between a mount's requests (preparationSteps). */
