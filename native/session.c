@@ -221,6 +221,7 @@ static void *serve(void *arg) {
     session_lock(s);
     fuse_session_process_buf(s->se, &s->buf);
     session_unlock(s);
+    __atomic_fetch_add(&s->requests_read, 1, __ATOMIC_RELAXED);
     if (fuse_session_exited(s->se)) break;
   }
   __atomic_store_n(&s->reader_done, true, __ATOMIC_RELEASE);

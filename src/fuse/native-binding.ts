@@ -120,6 +120,8 @@ export interface NativeBinding {
   dropNextTable(session: NativeSession): void;
   /** Returns the C heap's free pages to the kernel (glibc malloc_trim); true when some were. */
   releaseFreeMemory(): boolean;
+  /** How many requests the kernel has sent the session so far, answered from the table or by the handlers. */
+  requestCount(session: NativeSession): number;
   /**
    * Invalidates kernel caches on the threadpool: attributes and data of
    * `inodes`, and the entries (parents[i], names[i]). `done` gets the count
