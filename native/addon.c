@@ -11,7 +11,7 @@
  *   serveNextTable(session, numbers), dropNextTable(session): the read-only tree to answer
  *     without JS, copied in chunks and then served in one step (table-replies.c)
  *   releaseFreeMemory(): hands the C heap's free pages back to the kernel
- *   requestCount(session): how many requests the kernel has sent so far
+ *   requestCount(session): how many requests the reader thread has taken so far
  */
 #include "forage_fuse.h"
 
@@ -137,9 +137,9 @@ static napi_value js_set_mtime(napi_env env, napi_callback_info info) {
   return js_undefined(env);
 }
 
-/* requestCount(session): how many requests the reader has processed, whether it answered them
- * from the table or queued them for JS; JS compares two readings to tell whether the kernel is
- * busy with the mount (a double holds the count exactly up to 2^53). */
+/* requestCount(session): how many requests the reader has taken, whether the table answers them
+ * or they are queued for JS; JS compares two readings to tell whether the kernel is busy with the
+ * mount (a double holds the count exactly up to 2^53). */
 static napi_value js_request_count(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   forage_session *s;

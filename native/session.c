@@ -218,10 +218,11 @@ static void *serve(void *arg) {
     /* 0: the kernel closed the session (unmounted from outside, or the connection was
      * aborted). Negative: the device failed. Either way the session is over. */
     if (res <= 0) break;
+    /* Counted before it is answered, so a caller that has its answer also sees it counted. */
+    __atomic_fetch_add(&s->requests_read, 1, __ATOMIC_RELAXED);
     session_lock(s);
     fuse_session_process_buf(s->se, &s->buf);
     session_unlock(s);
-    __atomic_fetch_add(&s->requests_read, 1, __ATOMIC_RELAXED);
     if (fuse_session_exited(s->se)) break;
   }
   __atomic_store_n(&s->reader_done, true, __ATOMIC_RELEASE);

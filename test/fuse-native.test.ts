@@ -660,7 +660,7 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
-  test("counts the requests the kernel sends, answered from the table or not (what a mount paces its preparation by)", async () => {
+  test("counts the requests the kernel sends, each before it is answered (what a mount paces its preparation by)", async () => {
     const path = newMountpoint("count");
     const { binding, session, ended } = bareMount(path);
     try {
@@ -680,11 +680,8 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
       serveWhole(binding, session, spec);
       const before = binding.requestCount(session);
       expect(await tool("cat", [join(path, "a.txt")])).toBe("alpha\n");
-      const afterRead = binding.requestCount(session);
-      // lookup, getattr, open, read, flush and release at least: several, all answered without JS.
-      expect(afterRead - before).toBeGreaterThanOrEqual(3);
-      await expect(tool("stat", [join(path, "missing")])).rejects.toThrow(/No such file/);
-      expect(binding.requestCount(session)).toBeGreaterThan(afterRead);
+      // At least the lookup, the open and the read cat waited for, answered from the table without JS.
+      expect(binding.requestCount(session) - before).toBeGreaterThanOrEqual(3);
     } finally {
       binding.unmount(session, false);
       await ended;

@@ -2,7 +2,8 @@
 // extended with other documents (a mount's not-validated operations), ranks as an index built over
 // all of them at once, except that the first documents keep the terms they were weighed with alone.
 import { describe, expect, test } from "vitest";
-import { scaledExampleOperations } from "../src/index.js";
+import { searchIndexOf } from "../src/catalog/catalog-view.js";
+import { createCatalog, createForage, type Forage, scaledExampleOperations } from "../src/index.js";
 import { type SearchDocument, SearchIndex } from "../src/search/search-index.js";
 import { runToEnd } from "../src/slices.js";
 
@@ -77,3 +78,38 @@ describe('docs/search.md, "An index extended with more documents"', () => {
     ).toEqual(["0", "1"]);
   });
 });
+
+describe("the index a catalog view searches with, shared for extending (searchIndexOf)", () => {
+  test("numbers each visible operation as its index does, in a whole catalog and in a narrowed view", () => {
+    const catalog = createCatalog({ revision: "r", operations: scaledExampleOperations(300) });
+    // Two tenants apart in list order, so the narrowed view's operations are not contiguous.
+    const narrowed = createForage(catalog, { bound: ["tenant0001.**", "tenant0003.mail.**"] });
+    for (const view of [catalog, narrowed]) {
+      const shared = searchIndexOf(view);
+      if (shared === undefined) throw new Error("a catalog's view shares its index");
+      const index = runToEnd(shared.steps);
+      const paths = everyPath(view);
+      expect(paths.length).toBeGreaterThan(5);
+      for (const path of paths) {
+        // A query that is an operation's full path ranks it first (docs/search.md, "Exact names first").
+        const top = ranked(index, path)[0]?.split(":")[0];
+        expect(top, path).toBe(String(shared.docOf(path)));
+      }
+      expect(shared.docOf("no.such.operation")).toBeUndefined();
+    }
+    expect(searchIndexOf(narrowed)?.docOf("tenant0002.computers.local.files.read")).toBeUndefined();
+    expect(searchIndexOf(catalog)?.docOf("tenant0002.computers.local.files.read")).toBeDefined();
+  });
+});
+
+/** Every operation path a view lists, in list order. */
+function everyPath(view: Forage): string[] {
+  const paths: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = view.list({ limit: 50, cursor });
+    paths.push(...page.results.map((summary) => summary.path));
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return paths;
+}

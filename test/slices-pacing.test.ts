@@ -26,7 +26,7 @@ describe("runInSlices paced by pause()", () => {
     let busy = true;
     // A slice of 0 ms does one step each.
     const finished = runInSlices(
-      counted(3, done),
+      counted(4, done),
       () => false,
       0,
       () => (busy ? 50 : 0),
@@ -37,9 +37,12 @@ describe("runInSlices paced by pause()", () => {
     expect(done.steps).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(done.steps).toBe(2);
-    busy = false;
+    busy = false; // asked after step 2: the slice after it still waits the 50 ms it was given
     await vi.advanceTimersByTimeAsync(50);
     expect(done.steps).toBe(3);
+    // Not busy any more: the next slice comes at once, not a pause later.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done.steps).toBe(4);
     await vi.runAllTimersAsync();
     expect(await finished).toBe("finished");
   });

@@ -83,10 +83,15 @@ export class CatalogView implements Forage {
   indexDocOf(path: string): number | undefined {
     const doc = this.#core.byPath.get(path);
     if (doc === undefined || this.#isVisible[doc] !== 1) return undefined;
-    // The whole view's index numbers documents as the core does; a narrowed view's numbers its visible ones.
-    return this.#whole
-      ? doc
-      : lowerBound(this.#visible.length, (position) => (this.#visible[position] as number) < doc);
+    return this.#whole ? doc : lowerBound(this.#visible.length, (position) => this.#docAt(position) < doc);
+  }
+
+  /**
+   * The core's number of the document at `position` in this view's index: the whole view's index
+   * numbers documents as the core does, a narrowed view's numbers its visible ones in list order.
+   */
+  #docAt(position: number): number {
+    return this.#whole ? position : (this.#visible[position] as number);
   }
 
   /** Whether searchSteps has nothing left to do. */
@@ -127,16 +132,12 @@ export class CatalogView implements Forage {
       this.#isVisible[doc] === 1 && (namespace === undefined || isUnderNamespace(this.#operation(doc).path, namespace));
     const results: Summary[] = [];
     const merged = new Set<number>();
-    // The whole view's index numbers documents as the core does; a narrowed view's numbers its visible ones.
-    const docOf = this.#whole
-      ? (position: number) => position
-      : (position: number) => this.#visible[position] as number;
     const equivalents = this.#core.equivalents.value();
     this.#index.value().rank(
       query,
-      (position) => accept(docOf(position)),
+      (position) => accept(this.#docAt(position)),
       (ranked) => {
-        const match = docOf(ranked.doc);
+        const match = this.#docAt(ranked.doc);
         if (merged.has(match)) return true;
         const group = (equivalents[match] ?? []).filter((doc) => doc !== match && accept(doc));
         for (const peer of group) merged.add(peer);

@@ -283,14 +283,14 @@ class Mount implements MountHandle {
    * it stops when the tree is no longer served.
    */
   async #prepare(tree: VirtualTree): Promise<void> {
-    if (tree.preparationSteps === undefined) return;
+    if (tree.preparationSteps === undefined || this.#gone() || this.#filesystem.tree !== tree) return;
     const started = performance.now();
     try {
       await runInSlices(
         tree.preparationSteps(),
         () => this.#gone() || this.#filesystem.tree !== tree,
         SLICE_MS,
-        this.#pauseWhileBusy(),
+        this.#pauseWhileBusy(tree),
       );
       trace(
         `search prepared in ${(performance.now() - started).toFixed(0)} ms, ${(process.uptime() * 1000).toFixed(0)} ms after the process started`,
@@ -300,11 +300,14 @@ class Mount implements MountHandle {
     }
   }
 
-  /** A pause for runInSlices: BUSY_PREPARATION_PAUSE_MS when the kernel sent requests since it was last asked, else none. */
-  #pauseWhileBusy(): () => number {
+  /**
+   * A pause for runInSlices: BUSY_PREPARATION_PAUSE_MS when the kernel sent requests since it was
+   * last asked, else none; none once `tree` is no longer served, so the next slice stops at once.
+   */
+  #pauseWhileBusy(tree: VirtualTree): () => number {
     let seen = this.#native.requestCount(this.#session);
     return () => {
-      if (this.#gone()) return 0;
+      if (this.#gone() || this.#filesystem.tree !== tree) return 0;
       const count = this.#native.requestCount(this.#session);
       const busy = count !== seen;
       seen = count;

@@ -24,7 +24,7 @@ export interface RankedMatch {
   readonly score: number;
 }
 
-/** Terms scored per step of buildSteps: map work too small to yield after each. */
+/** Terms scored per step of buildSteps and extendedSteps: map work too small to yield after each. */
 const SCORED_PER_STEP = 1024;
 
 /** The textbook BM25 parameters, left untuned so ranking carries over to catalogs we have not seen. */
@@ -71,8 +71,9 @@ interface Postings {
 /** Weighed documents, ready to be scored: per term its documents (ascending) and weighted frequencies. */
 interface Weighed {
   readonly paths: readonly string[];
-  /** The terms of documents weighed before (an index being extended), then those of the documents added. */
+  /** The terms of the documents weighed before (an index being extended); empty for a new index. */
   readonly before: ReadonlyMap<string, Postings>;
+  /** The terms of the documents just weighed, numbered after those. */
   readonly added: ReadonlyMap<string, { readonly docs: number[]; readonly frequencies: number[] }>;
   readonly lengths: Float64Array;
   readonly words: WeighedWords;

@@ -108,10 +108,14 @@ interface JointIndex {
   readonly docOf: (path: string) => number | undefined;
 }
 
+/** Documents made per step while the joint index's documents are gathered (each walks a schema). */
+const DOCUMENTS_PER_STEP = 256;
+
 /**
  * The index the catalog searches with, extended with the not-validated operations (numbered after
  * the catalog's): the catalog's operations are not weighed again (docs/search.md, "An index
- * extended with more documents").
+ * extended with more documents"). A Forage made elsewhere shares no index: one is built over its
+ * operations in scope and the not-validated ones together.
  */
 function* jointIndexSteps(
   forage: Forage,
@@ -119,36 +123,38 @@ function* jointIndexSteps(
   unvalidated: readonly UnvalidatedSubject[],
 ): Steps<JointIndex> {
   const own = searchIndexOf(forage);
-  const { index: catalogIndex, docOf } =
-    own === undefined ? yield* listedIndexSteps(forage, subtree) : { index: yield* own.steps, docOf: own.docOf };
-  const documents = unvalidated.map(({ path, operation }) =>
-    searchDocumentOf({
-      path,
-      description: operation.description ?? operation.summary ?? "",
-      capabilities: operation.capabilities,
-      instructions: null,
-      inputSchema: operation.inputSchema,
-    }),
-  );
-  return { index: yield* catalogIndex.extendedSteps(documents), first: catalogIndex.size, docOf };
-}
-
-/** The catalog's operations described per step while the index of a Forage made elsewhere is gathered. */
-const DOCUMENTS_PER_STEP = 256;
-
-/** For a Forage made elsewhere, which shares no index: one over its operations in scope, in list order. */
-function* listedIndexSteps(
-  forage: Forage,
-  subtree: string | undefined,
-): Steps<{ index: SearchIndex; docOf: (path: string) => number | undefined }> {
+  const documents = yield* unvalidatedDocumentsSteps(unvalidated);
+  if (own !== undefined) {
+    const catalogIndex = yield* own.steps;
+    return { index: yield* catalogIndex.extendedSteps(documents), first: catalogIndex.size, docOf: own.docOf };
+  }
   const summaries = yield* listEvery(forage, subtree);
   const docs = new Map(summaries.map(({ path }, doc) => [path, doc]));
-  const documents: SearchDocument[] = [];
+  const listed: SearchDocument[] = [];
   for (const { path } of summaries) {
-    documents.push(searchDocumentOf(forage.describe(path) as OperationDescription));
+    listed.push(searchDocumentOf(forage.describe(path) as OperationDescription));
+    if (listed.length % DOCUMENTS_PER_STEP === 0) yield;
+  }
+  const index = yield* SearchIndex.buildSteps([...listed, ...documents]);
+  return { index, first: listed.length, docOf: (path) => docs.get(path) };
+}
+
+/** The not-validated operations as search documents, as the catalog's operations are, as steps. */
+function* unvalidatedDocumentsSteps(unvalidated: readonly UnvalidatedSubject[]): Steps<SearchDocument[]> {
+  const documents: SearchDocument[] = [];
+  for (const { path, operation } of unvalidated) {
+    documents.push(
+      searchDocumentOf({
+        path,
+        description: operation.description ?? operation.summary ?? "",
+        capabilities: operation.capabilities,
+        instructions: null,
+        inputSchema: operation.inputSchema,
+      }),
+    );
     if (documents.length % DOCUMENTS_PER_STEP === 0) yield;
   }
-  return { index: yield* SearchIndex.buildSteps(documents), docOf: (path) => docs.get(path) };
+  return documents;
 }
 
 /** Entries and their index, built on the first query, or beforehand between a mount's requests (preparationSteps). */
