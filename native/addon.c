@@ -11,7 +11,6 @@
  *   serveNextTable(session, numbers), dropNextTable(session): the read-only tree to answer
  *     without JS, copied in chunks and then served in one step (table-replies.c)
  *   releaseFreeMemory(): hands the C heap's free pages back to the kernel
- *   requestCount(session): how many requests the reader thread has taken so far
  */
 #include "forage_fuse.h"
 
@@ -137,16 +136,6 @@ static napi_value js_set_mtime(napi_env env, napi_callback_info info) {
   return js_undefined(env);
 }
 
-/* requestCount(session): how many requests the reader has taken, whether the table answers them
- * or they are queued for JS; JS compares two readings to tell whether the kernel is busy with the
- * mount (a double holds the count exactly up to 2^53). */
-static napi_value js_request_count(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  forage_session *s;
-  if (!js_args(env, info, 1, argv) || !js_session(env, argv[0], &s)) return NULL;
-  return js_number(env, (double)__atomic_load_n(&s->requests_read, __ATOMIC_RELAXED));
-}
-
 /* releaseFreeMemory(): glibc keeps freed memory for reuse; after a large
  * one-off build (the bytes a node table was copied from) that is tens of MB
  * of RSS the daemon will not need again. */
@@ -202,7 +191,6 @@ static napi_value init(napi_env env, napi_value exports) {
   export_function(env, exports, "serveNextTable", js_serve_next_table);
   export_function(env, exports, "dropNextTable", js_drop_next_table);
   export_function(env, exports, "releaseFreeMemory", js_release_free_memory);
-  export_function(env, exports, "requestCount", js_request_count);
   export_function(env, exports, "replyErr", js_reply_err);
   export_function(env, exports, "replyEntry", js_reply_entry);
   export_function(env, exports, "replyAttr", js_reply_attr);

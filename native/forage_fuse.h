@@ -155,7 +155,6 @@ typedef struct forage_session {
   pthread_t reader;
   bool reader_started; /* pthread_create succeeded: teardown stops and joins it */
   bool reader_done;    /* the reader ended because the kernel ended the session (atomic) */
-  uint64_t requests_read; /* requests the reader has taken (atomic): JS paces its background work by it */
   pthread_mutex_t lock;
   js_message *queue;       /* requests for JS, oldest first (under lock) */
   js_message **queue_tail; /* where the next one goes (under lock) */

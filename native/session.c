@@ -218,8 +218,6 @@ static void *serve(void *arg) {
     /* 0: the kernel closed the session (unmounted from outside, or the connection was
      * aborted). Negative: the device failed. Either way the session is over. */
     if (res <= 0) break;
-    /* Counted before it is answered, so a caller that has its answer also sees it counted. */
-    __atomic_fetch_add(&s->requests_read, 1, __ATOMIC_RELAXED);
     session_lock(s);
     fuse_session_process_buf(s->se, &s->buf);
     session_unlock(s);

@@ -22,17 +22,8 @@ export function runToEnd<T>(work: Steps<T>): T {
   }
 }
 
-/**
- * Runs `work` to its end in slices of about `sliceMs`, and resolves on a turn after the last; rejects
- * with SlicesCancelled once `cancelled()` is true. Before each slice after the first, `pause()` says
- * how many milliseconds to leave the thread to others first (0, the default: the next turn).
- */
-export function runInSlices<T>(
-  work: Steps<T>,
-  cancelled: () => boolean = () => false,
-  sliceMs = SLICE_MS,
-  pause: () => number = () => 0,
-): Promise<T> {
+/** Runs `work` to its end in slices of about `sliceMs`, and resolves on a turn after the last; rejects with SlicesCancelled once `cancelled()` is true. */
+export function runInSlices<T>(work: Steps<T>, cancelled: () => boolean = () => false, sliceMs = SLICE_MS): Promise<T> {
   return new Promise((resolve, reject) => {
     const slice = (): void => {
       try {
@@ -48,9 +39,7 @@ export function runInSlices<T>(
           }
           if (performance.now() >= end) break;
         }
-        const wait = pause();
-        if (wait > 0) setTimeout(slice, wait);
-        else setImmediate(slice);
+        setImmediate(slice);
       } catch (error) {
         reject(error);
       }

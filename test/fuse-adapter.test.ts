@@ -226,9 +226,6 @@ class RecordingBinding implements NativeBinding {
   setMtime(): never {
     throw new Error("the adapter never sets times");
   }
-  requestCount(): never {
-    throw new Error("the adapter never paces by the kernel's requests: the mount does");
-  }
   /** "start", "fill", "serve", "drop", in the order they came. */
   readonly tableCalls: string[] = [];
   served: NodeTableSpec | undefined;

@@ -660,34 +660,6 @@ describe.skipIf(skipReason !== undefined)("FUSE mount of a VirtualTree (native b
     expect(isMounted(path)).toBe(false);
   });
 
-  test("counts the requests the kernel sends, each before it is answered (what a mount paces its preparation by)", async () => {
-    const path = newMountpoint("count");
-    const { binding, session, ended } = bareMount(path);
-    try {
-      const spec = {
-        inos: Float64Array.of(1, 2),
-        parents: Float64Array.of(1, 1),
-        modes: Uint32Array.of(0o040555, 0o100444),
-        flags: Uint32Array.of(0, 0),
-        firstChild: Uint32Array.of(1, 2),
-        childCount: Uint32Array.of(1, 0),
-        names: ["", "a.txt"],
-        contents: [undefined, new TextEncoder().encode("alpha\n")],
-        entryTimeout: 0,
-        attrTimeout: 0,
-        negativeTimeout: 0,
-      } as unknown as NodeTableSpec;
-      serveWhole(binding, session, spec);
-      const before = binding.requestCount(session);
-      expect(await tool("cat", [join(path, "a.txt")])).toBe("alpha\n");
-      // At least the lookup, the open and the read cat waited for, answered from the table without JS.
-      expect(binding.requestCount(session) - before).toBeGreaterThanOrEqual(3);
-    } finally {
-      binding.unmount(session, false);
-      await ended;
-    }
-  });
-
   test("exports the libfuse constants the adapter relies on", () => {
     const binding = createRequire(import.meta.url)(addon) as {
       constants: Record<string, number>;

@@ -10,7 +10,7 @@
  */
 import { resolve } from "node:path";
 import { ForageError } from "../forage-error.js";
-import { runInSlices, runToEnd, SLICE_MS, SlicesCancelled } from "../slices.js";
+import { runInSlices, runToEnd, SlicesCancelled } from "../slices.js";
 import type { VirtualTree } from "../tree/virtual-tree.js";
 import { allowOtherRefusal } from "./allow-other.js";
 import { trace, tracing, watchStalls } from "./mount-trace.js";
@@ -29,15 +29,6 @@ import { TreeFilesystem } from "./tree-filesystem.js";
  * thread until the table is in, waited for it.
  */
 const FIRST_REQUESTS_MS = 20;
-
-/**
- * While the kernel keeps sending requests, a tree's preparation (search's index) takes one slice of
- * its work per this many milliseconds instead of one per turn, and goes on at full pace once a slice
- * passes with none (docs/native.md, "Serving before the table is built"): the readers, the kernel and
- * the caller's processes need the cores more than work done ahead of a search does. 32 ms still
- * slowed a cold read of every file; 100 ms left it within reach of a mount whose search was ready.
- */
-const BUSY_PREPARATION_PAUSE_MS = 100;
 
 /** One day: a revision never changes, and swap invalidates explicitly. */
 const LONG_TIMEOUT = 86_400;
@@ -283,36 +274,16 @@ class Mount implements MountHandle {
    * it stops when the tree is no longer served.
    */
   async #prepare(tree: VirtualTree): Promise<void> {
-    if (tree.preparationSteps === undefined || this.#gone() || this.#filesystem.tree !== tree) return;
+    if (tree.preparationSteps === undefined) return;
     const started = performance.now();
     try {
-      await runInSlices(
-        tree.preparationSteps(),
-        () => this.#gone() || this.#filesystem.tree !== tree,
-        SLICE_MS,
-        this.#pauseWhileBusy(tree),
-      );
+      await runInSlices(tree.preparationSteps(), () => this.#gone() || this.#filesystem.tree !== tree);
       trace(
         `search prepared in ${(performance.now() - started).toFixed(0)} ms, ${(process.uptime() * 1000).toFixed(0)} ms after the process started`,
       );
     } catch (error) {
       if (!(error instanceof SlicesCancelled)) this.#onError(error);
     }
-  }
-
-  /**
-   * A pause for runInSlices: BUSY_PREPARATION_PAUSE_MS when the kernel sent requests since it was
-   * last asked, else none; none once `tree` is no longer served, so the next slice stops at once.
-   */
-  #pauseWhileBusy(tree: VirtualTree): () => number {
-    let seen = this.#native.requestCount(this.#session);
-    return () => {
-      if (this.#gone() || this.#filesystem.tree !== tree) return 0;
-      const count = this.#native.requestCount(this.#session);
-      const busy = count !== seen;
-      seen = count;
-      return busy ? BUSY_PREPARATION_PAUSE_MS : 0;
-    };
   }
 
   /**

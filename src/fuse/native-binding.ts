@@ -121,12 +121,6 @@ export interface NativeBinding {
   /** Returns the C heap's free pages to the kernel (glibc malloc_trim); true when some were. */
   releaseFreeMemory(): boolean;
   /**
-   * How many requests the reader thread has taken from the kernel so far, whether the table answers
-   * them or they go to the handlers (FORGET notices too), each counted before it is answered. The
-   * session's memory outlives its close, so a late reading is safe, if no longer useful.
-   */
-  requestCount(session: NativeSession): number;
-  /**
    * Invalidates kernel caches on the threadpool: attributes and data of
    * `inodes`, and the entries (parents[i], names[i]). `done` gets the count
    * of notifications the kernel refused (nodes it did not know are not counted).
