@@ -160,9 +160,7 @@ export class SearchIndex {
    * builds the index between its requests rather than on the first search.
    */
   static *buildSteps(documents: readonly SearchDocument[]): Steps<SearchIndex> {
-    return yield* SearchIndex.#scoredSteps(
-      yield* weighedSteps(documents, new Map(), [], new Float64Array(0), undefined),
-    );
+    return yield* SearchIndex.#scoredSteps(yield* weighedSteps(documents, undefined));
   }
 
   /**
@@ -172,9 +170,8 @@ export class SearchIndex {
    * not weighed again. Term statistics, and so every score, are drawn from all of them.
    */
   *extendedSteps(more: readonly SearchDocument[]): Steps<SearchIndex> {
-    return yield* SearchIndex.#scoredSteps(
-      yield* weighedSteps(more, this.#postings, this.#paths, this.#lengths, this.#words),
-    );
+    const earlier = { postings: this.#postings, paths: this.#paths, lengths: this.#lengths, words: this.#words };
+    return yield* SearchIndex.#scoredSteps(yield* weighedSteps(more, earlier));
   }
 
   /** Scores every term's postings with BM25 over all the weighed documents, as steps. */
@@ -374,25 +371,24 @@ export class SearchIndex {
   }
 }
 
-/**
- * Weighs `documents`, numbered after the `paths` of documents weighed before (whose terms are
- * `before`, lengths `lengths` and words `known`), as steps.
- */
-function* weighedSteps(
-  documents: readonly SearchDocument[],
-  before: ReadonlyMap<string, Postings>,
-  paths: readonly string[],
-  lengths: Float64Array,
-  known: WeighedWords | undefined,
-): Steps<Weighed> {
-  const first = paths.length;
-  const allLengths = new Float64Array(first + documents.length);
-  allLengths.set(lengths);
+/** What an index being extended brings: its documents' terms, paths, lengths and words. */
+interface Earlier {
+  readonly postings: ReadonlyMap<string, Postings>;
+  readonly paths: readonly string[];
+  readonly lengths: Float64Array;
+  readonly words: WeighedWords;
+}
+
+/** Weighs `documents`, numbered after the documents of `earlier` (an index being extended) if any, as steps. */
+function* weighedSteps(documents: readonly SearchDocument[], earlier: Earlier | undefined): Steps<Weighed> {
+  const first = earlier?.paths.length ?? 0;
+  const lengths = new Float64Array(first + documents.length);
+  if (earlier !== undefined) lengths.set(earlier.lengths);
   const added = new Map<string, { docs: number[]; frequencies: number[] }>();
   const words = yield* weightedTermsSteps(
     documents,
     (doc, terms, length) => {
-      allLengths[first + doc] = length;
+      lengths[first + doc] = length;
       for (const [term, frequency] of terms) {
         let list = added.get(term);
         if (list === undefined) added.set(term, (list = { docs: [], frequencies: [] }));
@@ -400,14 +396,15 @@ function* weighedSteps(
         list.frequencies.push(frequency);
       }
     },
-    known?.text,
+    earlier?.words.text,
   );
+  const documentPaths = documents.map((document) => document.path);
   return {
-    paths: [...paths, ...documents.map((document) => document.path)],
-    before,
+    paths: earlier === undefined ? documentPaths : [...earlier.paths, ...documentPaths],
+    before: earlier?.postings ?? new Map(),
     added,
-    lengths: allLengths,
-    words: known === undefined ? words : { all: new Set([...known.all, ...words.all]), text: words.text },
+    lengths,
+    words: earlier === undefined ? words : { all: new Set([...earlier.words.all, ...words.all]), text: words.text },
   };
 }
 
