@@ -4,18 +4,9 @@
 // property over seeded generated catalogs and queries.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createCatalog } from "../src/index.js";
 import { splitProseWords, splitQueryWords, splitWords } from "../src/search/tokenize.js";
+import { catalogOf, type SearchOperation as Operation } from "./helpers/search-catalog.js";
 
-type Operation = { path: string; description: string; capabilities?: string[] };
-
-/** A catalog of operations with empty inputs; descriptions differ, so nothing merges. */
-function catalogOf(operations: readonly Operation[]) {
-  return createCatalog({
-    revision: "r",
-    operations: operations.map((operation) => ({ ...operation, input: z.object({}) })),
-  });
-}
 const ranked = (catalog: ReturnType<typeof catalogOf>, query: string) =>
   catalog.search(query, { limit: 50 }).results.map((result) => [result.path, result.score] as const);
 const first = (catalog: ReturnType<typeof catalogOf>, query: string) => catalog.search(query).results[0]?.path;

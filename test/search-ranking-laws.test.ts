@@ -2,17 +2,8 @@
 // through createCatalog(...).search on small catalogs shaped like a mount of several MCP servers.
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createCatalog } from "../src/index.js";
+import { catalogOf } from "./helpers/search-catalog.js";
 
-type Operation = { path: string; description: string };
-
-/** A catalog of operations with empty inputs; descriptions differ, so nothing merges. */
-function catalogOf(operations: readonly Operation[]) {
-  return createCatalog({
-    revision: "r",
-    operations: operations.map((operation) => ({ ...operation, input: z.object({}) })),
-  });
-}
 const paths = (catalog: ReturnType<typeof catalogOf>, query: string) =>
   catalog.search(query, { limit: 50 }).results.map((result) => result.path);
 const scores = (catalog: ReturnType<typeof catalogOf>, query: string) =>
