@@ -3,7 +3,6 @@
 // the laws of search, checked through createCatalog(...).search on small catalogs and, for case, as a
 // property over seeded generated catalogs and queries.
 import { describe, expect, test } from "vitest";
-import { z } from "zod";
 import { splitProseWords, splitQueryWords, splitWords } from "../src/search/tokenize.js";
 import { catalogOf, type SearchOperation as Operation } from "./helpers/search-catalog.js";
 

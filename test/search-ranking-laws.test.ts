@@ -1,7 +1,6 @@
 // docs/search.md, "A repeated word weighs more" and "A namespace vouches for its operations": checked
 // through createCatalog(...).search on small catalogs shaped like a mount of several MCP servers.
 import { describe, expect, test } from "vitest";
-import { z } from "zod";
 import { catalogOf } from "./helpers/search-catalog.js";
 
 const paths = (catalog: ReturnType<typeof catalogOf>, query: string) =>
