@@ -1,6 +1,7 @@
 // docs/catalog.md, "Search prepared beforehand": what the first search needs is built as steps
 // before any query, for a catalog and for a narrowed view; a search that comes halfway finishes
-// it, and every answer is the one a catalog searched directly gives.
+// it, and every answer is the one a catalog searched directly gives. docs/mount.md, "Search": a
+// tree's preparation ends by answering a query it keeps nothing of.
 import { describe, expect, test } from "vitest";
 import { searchPreparation } from "../src/catalog/catalog-view.js";
 import { type Catalog, createCatalog, createForage, type Forage, scaledExampleOperations } from "../src/index.js";
@@ -58,6 +59,20 @@ describe("search prepared before any query", () => {
     if (tree.preparationSteps === undefined) throw new Error("a catalog tree has preparation steps");
     await runInSlices(tree.preparationSteps());
     expect(searchPreparation(catalog).ready()).toBe(true);
+  });
+
+  test("a catalog tree's preparation changes none of its query directories' files", async () => {
+    const treeOf = (catalog: Catalog) =>
+      createCatalogTree(catalog, { revision: catalog.revision, stamp: catalog.stamp(), providerVersion: "0" });
+    const prepared = treeOf(fresh());
+    if (prepared.preparationSteps === undefined) throw new Error("a catalog tree has preparation steps");
+    await runInSlices(prepared.preparationSteps());
+    const files = (tree: ReturnType<typeof treeOf>) =>
+      QUERIES.flatMap((query) =>
+        ["@index.txt", "results.json"].map((file) => new TextDecoder().decode(tree.read(`/.search/${query}/${file}`))),
+      );
+    expect(files(prepared)).toEqual(files(treeOf(fresh())));
+    expect(prepared.list("/.search")).toEqual([]);
   });
 
   test("a Forage made elsewhere has nothing to prepare", () => {

@@ -66,10 +66,12 @@ class CatalogTree implements VirtualTree {
     );
   }
 
-  /** Builds what /.search and /.afi/search need (the catalog's search, the left-out index) as steps. */
+  /** Builds what /.search and /.afi/search need (the catalog's search, the left-out index) as steps, then answers a query once. */
   *preparationSteps(): Steps<void> {
     yield* searchPreparation(this.#forage).steps;
     yield* this.#leftOut.preparationSteps();
+    yield;
+    this.#queries.warm();
   }
 
   /** The composed declaration of the root, for the metadata files that show it. */
