@@ -1,12 +1,17 @@
 // docs/catalog.md, "Search prepared beforehand": what the first search needs is built as steps
 // before any query, for a catalog and for a narrowed view; a search that comes halfway finishes
-// it, and every answer is the one a catalog searched directly gives. docs/mount.md, "Search": a
-// tree's preparation ends by answering a query it keeps nothing of.
-import { describe, expect, test } from "vitest";
-import { searchPreparation } from "../src/catalog/catalog-view.js";
+// it, and every answer is the one a catalog searched directly gives. docs/native.md, "Serving before
+// the table is built": a tree's preparation ends by answering a query it keeps nothing of.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { describe, expect, test, vi } from "vitest";
+import { CatalogView, searchPreparation } from "../src/catalog/catalog-view.js";
 import { type Catalog, createCatalog, createForage, type Forage, scaledExampleOperations } from "../src/index.js";
 import { runInSlices } from "../src/slices.js";
-import { createCatalogTree } from "../src/tree/catalog-tree.js";
+import { openApiSource } from "../src/sources/openapi-source.js";
+import { type CatalogTreeOptions, createCatalogTree } from "../src/tree/catalog-tree.js";
+import { WARMING_QUERY } from "../src/tree/ranked-search/query-directories.js";
+import type { VirtualTree } from "../src/tree/virtual-tree.js";
 
 const QUERIES = ["read a file", "send an email", "weather forecast", "merge pull request", "kill", "calend", "zzz"];
 
@@ -16,6 +21,18 @@ function fresh(): Catalog {
 }
 
 const answers = (forage: Forage) => QUERIES.map((query) => forage.search(query, { limit: 20 }));
+
+const treeOf = (catalog: Catalog, options: Partial<CatalogTreeOptions> = {}) =>
+  createCatalogTree(catalog, { revision: catalog.revision, stamp: catalog.stamp(), providerVersion: "0", ...options });
+
+async function prepare(tree: VirtualTree): Promise<void> {
+  if (tree.preparationSteps === undefined) throw new Error("a catalog tree has preparation steps");
+  await runInSlices(tree.preparationSteps());
+}
+
+const text = (tree: VirtualTree, path: string) => new TextDecoder().decode(tree.read(path));
+const queryFiles = (tree: VirtualTree) =>
+  QUERIES.flatMap((query) => ["@index.txt", "results.json"].map((file) => text(tree, `/.search/${query}/${file}`)));
 
 describe("search prepared before any query", () => {
   test("a catalog's steps build it without a query, and searches answer as on a catalog never prepared", async () => {
@@ -61,18 +78,30 @@ describe("search prepared before any query", () => {
     expect(searchPreparation(catalog).ready()).toBe(true);
   });
 
-  test("a catalog tree's preparation changes none of its query directories' files", async () => {
-    const treeOf = (catalog: Catalog) =>
-      createCatalogTree(catalog, { revision: catalog.revision, stamp: catalog.stamp(), providerVersion: "0" });
-    const prepared = treeOf(fresh());
-    if (prepared.preparationSteps === undefined) throw new Error("a catalog tree has preparation steps");
-    await runInSlices(prepared.preparationSteps());
-    const files = (tree: ReturnType<typeof treeOf>) =>
-      QUERIES.flatMap((query) =>
-        ["@index.txt", "results.json"].map((file) => new TextDecoder().decode(tree.read(`/.search/${query}/${file}`))),
-      );
-    expect(files(prepared)).toEqual(files(treeOf(fresh())));
-    expect(prepared.list("/.search")).toEqual([]);
+  test("a catalog tree's preparation asks the catalog one query and keeps nothing of it", async () => {
+    // A catalog is frozen: the search of the view behind every catalog is watched instead.
+    const search = vi.spyOn(CatalogView.prototype, "search");
+    const asked = () => search.mock.calls.map(([query]) => query);
+    try {
+      const prepared = treeOf(fresh());
+      await prepare(prepared);
+      expect(asked()).toEqual([WARMING_QUERY]);
+      text(prepared, `/.search/${WARMING_QUERY}/results.json`);
+      expect(asked()).toEqual([WARMING_QUERY, WARMING_QUERY]);
+      expect(queryFiles(prepared)).toEqual(queryFiles(treeOf(fresh())));
+    } finally {
+      search.mockRestore();
+    }
+  });
+
+  test("a subtree of a source whose every operation is not validated prepares, and its queries find them", async () => {
+    const galaxy = readFileSync(createRequire(import.meta.url).resolve("@scalar/galaxy/latest.json"), "utf8");
+    const { operations, infos } = openApiSource(galaxy, "galaxy", "galaxy.json");
+    expect(operations).toEqual([]);
+    const catalog = createCatalog({ revision: "r", operations: [] });
+    const tree = treeOf(catalog, { subtree: "galaxy", sources: infos });
+    await prepare(tree);
+    expect(text(tree, "/.search/planets/@index.txt")).toContain("[not validated] galaxy.");
   });
 
   test("a Forage made elsewhere has nothing to prepare", () => {

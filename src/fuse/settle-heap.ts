@@ -11,9 +11,9 @@
  * One collection, not compacting. A second, compacting one used to follow, for the sparse pages the
  * build leaves, but what it gave back lasted only until V8's memory reducer compacts an idle heap
  * anyway (some 30–40 s later, to the same size within 5 MB), while it raised the peak it was meant
- * to lower (the evacuated pages are copied first: 539 against 476 MB at ~20,000 real tools) and held
- * the daemon for 0.2–0.65 s, search's preparation waiting behind it (BENCHMARKS.md, "One collection
- * after the table").
+ * to lower (the evacuated pages are copied first: 534 against 474 MB at ~20,000 real tools) and held
+ * the daemon for 0.65 s there, search's preparation waiting behind it (BENCHMARKS.md, "One
+ * collection after the table").
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";

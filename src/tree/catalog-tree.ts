@@ -66,10 +66,14 @@ class CatalogTree implements VirtualTree {
     );
   }
 
-  /** Builds what /.search and /.afi/search need (the catalog's search, the left-out index) as steps, then answers a query once. */
+  /**
+   * Builds what /.search and /.afi/search need (the catalog's search, the left-out index) as steps,
+   * then answers one /.search query and forgets it (QueryDirectories.warm).
+   */
   *preparationSteps(): Steps<void> {
     yield* searchPreparation(this.#forage).steps;
     yield* this.#leftOut.preparationSteps();
+    // A step of its own: a mount that stops serving this tree meanwhile cancels it here.
     yield;
     this.#queries.warm();
   }

@@ -11,9 +11,10 @@ const MAX_CACHED_QUERIES = 256;
 const RESULTS_FILE = "results.json";
 /**
  * What the preparation asks once it is done, and forgets: verbs and nouns most catalogs hold, so the
- * ranking, the not-validated and left-out matches and the digest all run over many postings.
+ * ranking, the not-validated and left-out matches (where there are any) and the digest all run over
+ * many postings.
  */
-const WARMING_QUERY = "list get create update delete search files messages users";
+export const WARMING_QUERY = "list get create update delete search files messages users";
 
 /** The `/.search/<query>/` directories, answered on demand and kept in a least-recently-used cache. */
 export class QueryDirectories {
@@ -64,8 +65,8 @@ export class QueryDirectories {
 
   /**
    * Answers one query and keeps nothing of it, so the code that answers queries has run before the
-   * first one comes: a user's first query took 24–51 ms at ~20,000 tools, the next ones 6–9 ms, the
-   * difference being V8 running that code for the first time (BENCHMARKS.md, "The first query as fast as the next").
+   * first one comes: a user's first query took 25–43 ms at ~20,000 tools, the next ones 7–9 ms, the
+   * difference being V8 running that code for the first time (BENCHMARKS.md, "A warmed first query").
    */
   warm(): void {
     searchListing(this.#forage, WARMING_QUERY, this.#subtree, this.#operationFile, this.#leftOut);
