@@ -1,7 +1,8 @@
 #!/bin/sh
-//bin/true 2>/dev/null; case "$1" in mount) exec node --max-semi-space-size=8 "$0" "$@" ;; esac; exec node "$0" "$@"
+//bin/true 2>/dev/null; case "$1" in mount) GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1" exec node --max-semi-space-size=8 "$0" "$@" ;; esac; exec node "$0" "$@"
 // The two lines above are the bin's launcher (docs/cli.md, "How the bin starts Node"): /bin/sh runs the
-// second, which is a comment to JavaScript, and a mount gets its heap flag without a second Node start.
+// second, which is a comment to JavaScript, and a mount gets its heap flag and glibc's huge pages for
+// large allocations without a second Node start.
 // Each command's module loads when it runs, so `forage --version` and a mount load only what they use.
 import { SourceError } from "../sources/source-error.js";
 import { CliError } from "./cli-error.js";
