@@ -1,5 +1,5 @@
 #!/bin/sh
-//bin/true 2>/dev/null; case "$1" in mount) GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1" exec node --max-semi-space-size=8 "$0" "$@" ;; esac; exec node "$0" "$@"
+//bin/true 2>/dev/null; case "$1" in mount) case "$GLIBC_TUNABLES" in *glibc.malloc.hugetlb=*) ;; *) GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1"; export GLIBC_TUNABLES ;; esac; exec node --max-semi-space-size=8 "$0" "$@" ;; esac; exec node "$0" "$@"
 // The two lines above are the bin's launcher (docs/cli.md, "How the bin starts Node"): /bin/sh runs the
 // second, which is a comment to JavaScript, and a mount gets its heap flag and glibc's huge pages for
 // large allocations without a second Node start.
