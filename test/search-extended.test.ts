@@ -3,9 +3,10 @@
 // all of them at once, except that the first documents keep the terms they were weighed with alone.
 import { describe, expect, test } from "vitest";
 import { searchIndexOf } from "../src/catalog/catalog-view.js";
-import { createCatalog, createForage, type Forage, scaledExampleOperations } from "../src/index.js";
+import { createCatalog, createForage, scaledExampleOperations } from "../src/index.js";
 import { type SearchDocument, SearchIndex } from "../src/search/search-index.js";
 import { runToEnd } from "../src/slices.js";
+import { listAll } from "./helpers/forage-assertions.js";
 
 const QUERIES = ["read a file", "send an email", "weather forecast", "create issue", "calend", "sendemail", "zzz"];
 
@@ -94,7 +95,7 @@ describe("the index a catalog view searches with, shared for extending (searchIn
       const shared = searchIndexOf(view);
       if (shared === undefined) throw new Error("a catalog's view shares its index");
       const index = runToEnd(shared.steps);
-      const paths = everyPath(view);
+      const paths = listAll(view).map((summary) => summary.path);
       expect(paths.length).toBeGreaterThan(5);
       for (const path of paths) {
         // A query that is an operation's full path ranks it first (docs/search.md, "Exact names first").
@@ -107,15 +108,3 @@ describe("the index a catalog view searches with, shared for extending (searchIn
     expect(searchIndexOf(catalog)?.docOf("tenant0002.computers.local.files.read")).toBeDefined();
   });
 });
-
-/** Every operation path a view lists, in list order. */
-function everyPath(view: Forage): string[] {
-  const paths: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = view.list({ limit: 50, cursor });
-    paths.push(...page.results.map((summary) => summary.path));
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  return paths;
-}
