@@ -187,6 +187,18 @@ describe.skipIf(skip !== undefined)("the foreground mount and npm start", () => 
     for (const line of tries) expect(sh(line.replace(/^try:/, "")).status, line).toBe(0);
   });
 
+  // docs/cli.md, "Hints after mounting": any mount prints a sentence to brief an agent with, naming a README it serves.
+  test("any mount prints the agents' brief, with the mount's absolute path and its README", async () => {
+    const mnt = mountpoint("agents brief");
+    const daemon = await startDaemon([join(process.cwd(), "test/fixtures/sources/catalog.yaml")], mnt);
+    await daemon.waitFor(/stop: .*\n/);
+    const brief = /^agents: "(.*)"$/m.exec(daemon.output())?.[1];
+    expect(brief).toBe(
+      `The tool catalog is the Forage mount at ${mnt}: its README.md says how to find a tool in the fewest bytes.`,
+    );
+    expect(readFileSync(join(mnt, "README.md"), "utf8")).toMatch(/^# Forage catalog\n/);
+  });
+
   // docs/cli.md, "Hints after mounting": the suggestions are found in the mounted tree.
   test.each([
     ["subtree=computers", "local/files"],

@@ -10,7 +10,7 @@ import { count } from "./count.js";
 import { isDaemonChild, reportReady, startDaemon } from "./daemon.js";
 import { describeFailure } from "./describe-failure.js";
 import { MOUNT_COMMAND, type MountArguments, parseMountArguments } from "./mount-arguments.js";
-import { stopLine, tryLines } from "./mount-hints.js";
+import { agentLine, stopLine, tryLines } from "./mount-hints.js";
 
 /** `forage mount`: serves the catalog in the foreground until unmounted, SIGINT or SIGTERM; or, with --daemon, in the background. */
 export async function runMount(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -51,6 +51,7 @@ async function serve(args: MountArguments, io: CommandIo, live: LiveServers | un
   );
   // A daemon's hints go to its log, which its parent prints; only the parent knows the pid, so it says how to stop.
   if (args.example) io.stdout(tryLines(revision.tree, args.subtree, handle.mountpoint));
+  io.stdout(agentLine(handle.mountpoint));
   if (isDaemonChild()) reportReady();
   else io.stdout(stopLine(handle.mountpoint, "foreground"));
   const stopWatching = args.watch ? watchForReloads(args, handle, revision, io, live) : undefined;

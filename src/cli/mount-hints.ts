@@ -27,6 +27,16 @@ export function tryLines(tree: VirtualTree, subtree: string | undefined, mountpo
   return lines.map((line, index) => `${index === 0 ? "try:   " : "       "}${line}\n`).join("");
 }
 
+/**
+ * The sentence to brief an agent with, for any catalog (docs/cli.md, "Hints after mounting"): where the
+ * mount is and that its README is the way in. Agents not told so spent their first call listing the root,
+ * 12–33 KB at ~20,000 tools, before reading it (BENCHMARKS.md, "Rounds 12 and 13", rounds 9 to 13 pooled). The path is
+ * absolute: an agent's working directory is not the user's.
+ */
+export function agentLine(mountpoint: string): string {
+  return `agents: "The tool catalog is the Forage mount at ${mountpoint}: its README.md says how to find a tool in the fewest bytes."\n`;
+}
+
 /** How to stop the mount: Ctrl-C in the foreground, and from anywhere. */
 export function stopLine(mountpoint: string, where: "foreground" | "background"): string {
   const at = shellWord(displayPath(mountpoint));
