@@ -118,6 +118,37 @@ describe("source files", () => {
     ]);
   });
 
+  test("a source whose operations lie deeper is not empty; an empty source inside another namespace still has its directory", () => {
+    const nested = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "acme.billing.charge", input, description: "Charge a card." },
+        { path: "acme.billing.refund", input, description: "Refund a charge." },
+        { path: "zeta.ping", input, description: "Ping." },
+      ],
+    });
+    const tree = treeOf(nested, [
+      source("acme", { declared: 2 }),
+      source("acme.labs", { declared: 1, unsupported: leftOut(1) }),
+      source("beta", { declared: 1, unsupported: leftOut(1) }),
+    ]);
+    expect(names(tree, "/").filter((name) => !/[.@]|^(README|index|package|tsconfig)/.test(name))).toEqual([
+      "acme",
+      "beta",
+      "zeta",
+    ]);
+    expect(names(tree, "/acme")).toEqual(["@index.txt", "@namespace.d.ts", "@source.txt", "billing", "labs"]);
+    expect(names(tree, "/acme/billing")).toEqual([
+      "@index.txt",
+      "@namespace.d.ts",
+      "charge.d.ts",
+      "charge.json",
+      "refund.d.ts",
+      "refund.json",
+    ]);
+    expect(names(tree, "/acme/labs")).toEqual(["@index.txt", "@source.txt", "@unsupported.txt"]);
+  });
+
   test("subtree= may name a source with no supported operation; sources outside the subtree are not shown", () => {
     const sub = treeOf(shop, [shopSource, source("empty", { declared: 1, unsupported: leftOut(1) })], "empty");
     expect(names(sub, "/")).toEqual([

@@ -56,6 +56,24 @@ export function* catalogLayoutSteps(
   return layout;
 }
 
+/**
+ * Every namespace with an operation below it: the dotted prefixes of each path. One pass over the
+ * list, where asking each source whether some operation lies under it cost sources × operations
+ * string comparisons (150 ms for 430 sources and 20,005 tools).
+ */
+function namespacesHolding(operations: readonly Summary[]): Set<string> {
+  const namespaces = new Set<string>();
+  for (const { path } of operations) {
+    for (let dot = path.lastIndexOf("."); dot > 0; dot = path.lastIndexOf(".", dot - 1)) {
+      const namespace = path.slice(0, dot);
+      // The set holds every prefix of a namespace it holds, so the shorter ones are in already.
+      if (namespaces.has(namespace)) break;
+      namespaces.add(namespace);
+    }
+  }
+  return namespaces;
+}
+
 /** The fixed nodes of a catalog tree, the facts of its catalog directories, and how catalog paths map to tree paths. */
 export class CatalogLayout {
   readonly subtree: string | undefined;
@@ -111,9 +129,10 @@ export class CatalogLayout {
    * gets its directory where list order would put its first operation.
    */
   *addOperations(operations: readonly Summary[], sources: readonly SourceInfo[]): Steps<void> {
+    const holding = namespacesHolding(operations);
     const empty = sources
       .map(({ namespace }) => namespace)
-      .filter((namespace) => !operations.some(({ path }) => isUnderNamespace(path, namespace)))
+      .filter((namespace) => !holding.has(namespace))
       .sort(compareCodeUnits);
     let next = 0;
     let added = 0;
