@@ -36,6 +36,18 @@ describe("stamp", () => {
     expect(fromChild).toBe(here);
   });
 
+  // The stamp hashes the catalog's UTF-8 in blocks of 256 KiB: text past the first block and text that is not ASCII count too.
+  test("counts every character of a catalog larger than one hashing block, non-ASCII ones included", () => {
+    const long = (index: number, last: string): OperationDefinition => ({
+      path: `docs.page_${String(index).padStart(3, "0")}`,
+      input: z.object({ id: z.string() }),
+      description: `${"Résumé, naïve café — ".repeat(190)}${last}`,
+    });
+    const pages = (last: string) => Array.from({ length: 120 }, (_, index) => long(index, index === 119 ? last : "."));
+    expect(stampOf(pages("é"))).not.toBe(stampOf(pages("e")));
+    expect(stampOf(pages("é").reverse())).toBe(stampOf(pages("é")));
+  });
+
   test("does not change with the revision label (content identity)", () => {
     expect(stampOf(base, "2026-11-30.1")).toBe(stampOf(base, "2026-12-01.7"));
   });
