@@ -118,7 +118,9 @@ describe("source files", () => {
     ]);
   });
 
-  test("a source whose operations lie deeper is not empty; an empty source inside another namespace still has its directory", () => {
+  // A source with operations below it is not "empty"; counted so by mistake, its directory would only be made early (list order
+  // makes it anyway), so what this guards is the empty source inside another namespace, which list order never makes.
+  test("an empty source inside another source's namespace still has its directory, in listing order", () => {
     const nested = createCatalog({
       revision: "r",
       operations: [

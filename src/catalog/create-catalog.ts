@@ -122,9 +122,12 @@ function* prepareAll(definitions: unknown, prepare: PrepareOperation): Steps<Pre
   );
 }
 
-/** Bytes of UTF-8 hashed per update, and per step of stampOf. */
+/** Bytes of UTF-8 hashed per update at most, and per step of stampOf. */
 const STAMP_BLOCK_BYTES = 256 * 1024;
-/** UTF-8 bytes one UTF-16 code unit can take, at most (a surrogate pair: 4 bytes for 2 units). */
+/**
+ * UTF-8 bytes one UTF-16 code unit can take, at most: 3 for a character from U+0800 and for a lone
+ * surrogate (written as U+FFFD); a surrogate pair is 4 bytes for 2 units.
+ */
 const UTF8_BYTES_PER_UNIT = 3;
 
 /**
@@ -149,6 +152,8 @@ function* stampOf(entries: readonly PreparedEntry[]): Steps<string> {
       used = 0;
       yield;
     }
+    // An entry larger than a block is hashed on its own; the describe bound (64 Ki characters per
+    // operation) keeps metadata under that today, but the stamp does not depend on it.
     if (room > block.length) digest.update(text);
     else used += encoder.encodeInto(text, block.subarray(used)).written;
   }

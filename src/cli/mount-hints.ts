@@ -1,6 +1,7 @@
 /**
  * The lines `forage mount` prints once it has mounted (docs/cli.md, "Hints after mounting"): what to
- * try, found in the mounted tree so that they fit a subtree= or bound= mount, and how to stop.
+ * try, found in the mounted tree so that they fit a subtree= or bound= mount, the sentence to brief an
+ * agent with, and how to stop.
  */
 import { relative } from "node:path";
 import type { VirtualTree } from "../tree/virtual-tree.js";
@@ -29,9 +30,10 @@ export function tryLines(tree: VirtualTree, subtree: string | undefined, mountpo
 
 /**
  * The sentence to brief an agent with, for any catalog (docs/cli.md, "Hints after mounting"): where the
- * mount is and that its README is the way in. Agents not told so spent their first call listing the root,
- * 12–33 KB at ~20,000 tools, before reading it (BENCHMARKS.md, "Rounds 12 and 13", rounds 9 to 13 pooled). The path is
- * absolute: an agent's working directory is not the user's.
+ * mount is and that its README is the way in. Told only that a folder was a mount, a third of the
+ * benchmark's agents at ~20,000 tools first listed the root's 430 namespaces (12–34 KB); told this, none
+ * did (BENCHMARKS.md, "Rounds 14 to 17"). The path is absolute, since an agent's working directory is not
+ * the user's, and as it is: the sentence is prose to paste, not a shell word.
  */
 export function agentLine(mountpoint: string): string {
   return `agents: "The tool catalog is the Forage mount at ${mountpoint}: its README.md says how to find a tool in the fewest bytes."\n`;
