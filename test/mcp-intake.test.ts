@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { createCatalog } from "../src/catalog/create-catalog.js";
 import { isForageError } from "../src/forage-error.js";
 import { MAX_TOOLS, parseToolsListText, readToolsList } from "../src/mcp/index.js";
 
@@ -65,8 +66,8 @@ describe("saved tools/list answers of real servers", () => {
     const intake = readToolsList(saved("filesystem.json"));
     expect(intake.declared).toBe(14);
     expect(intake.unsupported).toEqual([]);
+    // edit_file is its own path segment: the name says nothing the path does not.
     expect(intake.operations.find(({ path }) => path === "edit_file")?.capabilities).toEqual([
-      'MCP tool "edit_file"',
       "may change its environment (MCP readOnlyHint: false)",
       "may destroy or overwrite data (MCP destructiveHint)",
       "not idempotent (MCP idempotentHint: false)",
@@ -161,7 +162,43 @@ describe("annotations, descriptions and schemas", () => {
     [{}, []],
   ])("annotations %j → capability notes %j", (annotations, notes) => {
     const [operation] = readToolsList({ tools: [tool("t", { annotations })] }).operations;
-    expect(operation?.capabilities).toEqual(['MCP tool "t"', ...notes]);
+    expect(operation?.capabilities).toEqual(notes);
+  });
+
+  test("the original name is the first note only where the path segment spells it otherwise", () => {
+    const intake = readToolsList({ tools: [tool("read-file"), tool("read_file"), tool("then"), tool("3d")] });
+    expect(intake.operations.map(({ path, capabilities }) => [path, capabilities?.[0]])).toEqual([
+      ["read_file_2", 'MCP tool "read-file"'],
+      ["read_file", undefined],
+      ["then_", 'MCP tool "then"'],
+      ["_3d", 'MCP tool "3d"'],
+    ]);
+  });
+
+  // docs/sources.md: two servers' tools that differ only in their names are identical apart from their paths, which search merges.
+  test("the same tool on two servers under two names is one search result, the other its peer", () => {
+    const evaluate = (name: string) =>
+      tool(name, {
+        description: "Execute JavaScript in the browser console",
+        inputSchema: { type: "object", properties: { script: { type: "string" } }, required: ["script"] },
+      });
+    const server = (namespace: string, name: string) =>
+      readToolsList({ tools: [evaluate(name)] }).operations.map(({ path, input, description, capabilities }) => ({
+        path: `${namespace}.${path}`,
+        input,
+        description,
+        capabilities,
+      }));
+    const catalog = createCatalog({
+      revision: "r",
+      operations: [...server("puppeteer", "puppeteer_evaluate"), ...server("automation", "playwright_evaluate")],
+    });
+    const [first, ...rest] = catalog.search("execute javascript in the browser").results;
+    expect([first?.path, first?.peers, rest.length]).toEqual([
+      "automation.playwright_evaluate",
+      ["puppeteer.puppeteer_evaluate"],
+      0,
+    ]);
   });
 
   test("the description falls back to the title, then to annotations.title", () => {

@@ -86,7 +86,7 @@ describe("SourceInfo of MCP sources", () => {
 });
 
 describe("forage export from MCP sources", () => {
-  test("a live server: one file per tool, with its original name and hints as capability notes", () => {
+  test("a live server: one file per tool, with its hints as capability notes (and its name where the path spells it otherwise)", () => {
     const out = join(directory("export"), "tree");
     const result = sh(`${cli} export 'mcp:${everything}' '${out}'`);
     expect(result.status).toBe(0);
@@ -98,10 +98,12 @@ describe("forage export from MCP sources", () => {
     const echo = JSON.parse(readFileSync(join(out, "everything/echo.json"), "utf8"));
     expect(echo).toMatchObject({ path: "everything.echo", description: "Echoes back the input string" });
     expect(echo.capabilities).toEqual([
-      'MCP tool "echo"',
       "read-only (MCP readOnlyHint)",
       "stays within a closed domain (MCP openWorldHint: false)",
     ]);
+    expect(JSON.parse(readFileSync(join(out, "everything/get_sum.json"), "utf8")).capabilities[0]).toBe(
+      'MCP tool "get-sum"',
+    );
     expect(readdirSync(join(out, "everything"))).toContain("trigger_long_running_operation.d.ts");
   });
 

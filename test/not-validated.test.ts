@@ -140,7 +140,7 @@ describe("intake: a refused operation carries the source's own schemas", () => {
         toolName: "when",
         unvalidated: {
           segment: "when",
-          capabilities: ['MCP tool "when"'],
+          capabilities: [],
           inputSchema: { type: "object" },
           outputSchema: { type: "string", pattern: "^[0-9]+$" },
         },

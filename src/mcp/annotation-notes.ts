@@ -12,12 +12,14 @@ const HINT_WORDING: Readonly<Record<HintName, readonly [whenTrue: string, whenFa
 };
 
 /**
- * Capability notes for a tool: its MCP name first, then each boolean hint it
- * declares and its annotation title, each naming the hint it comes from.
- * Hints are the server's claims, not guarantees, and are worded as such.
+ * Capability notes for a tool: its MCP name first when its path segment spells it otherwise, then
+ * each boolean hint it declares and its annotation title, each naming the hint it comes from.
+ * Hints are the server's claims, not guarantees, and are worded as such. A name kept as its
+ * segment is in the path already; noted again, it would make two servers' identical tools differ
+ * in more than their paths, and search could not show them as equivalent (docs/sources.md).
  */
-export function toolCapabilityNotes(toolName: string, annotations: unknown): string[] {
-  const notes = [`MCP tool ${JSON.stringify(boundTitle(toolName))}`];
+export function toolCapabilityNotes(toolName: string, segment: string, annotations: unknown): string[] {
+  const notes = segment === toolName ? [] : [`MCP tool ${JSON.stringify(boundTitle(toolName))}`];
   if (annotations !== null && typeof annotations === "object") notes.push(...hintNotes(annotations));
   // JSON escapes can lengthen a bounded title, so the note itself is bounded too.
   return notes.map((note) => boundText(note, MAX_CAPABILITY_LENGTH) as string);

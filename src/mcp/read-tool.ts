@@ -24,8 +24,8 @@ export type ToolResult =
       readonly declared?: Omit<UnvalidatedTool, "segment">;
     };
 
-/** Reads one MCP Tool object; every way it can fail is a reason, never an exception. */
-export function readTool(tool: Record<string, unknown>, toolName: string): ToolResult {
+/** Reads one MCP Tool object, whose path segment is `segment`; every way it can fail is a reason, never an exception. */
+export function readTool(tool: Record<string, unknown>, toolName: string, segment: string): ToolResult {
   const { inputSchema, outputSchema, annotations } = tool;
   if (!isRecord(inputSchema)) return { ok: false, reason: "the tool has no inputSchema object" };
   const inherited = inheritedPropertyName({ inputSchema, outputSchema }, "");
@@ -39,7 +39,7 @@ export function readTool(tool: Record<string, unknown>, toolName: string): ToolR
   const description = boundDescription(tool.description) ?? title;
   const described = {
     ...(description === undefined ? {} : { description }),
-    capabilities: toolCapabilityNotes(toolName, annotations),
+    capabilities: toolCapabilityNotes(toolName, segment, annotations),
   };
   const declared = {
     ...described,

@@ -37,8 +37,8 @@ export function readToolsList(document: unknown, server?: McpServerInfo): McpToo
     // A document a source parsed from a file's text hands its tools' schemas to the compiler as they are.
     passOnHandOver(document, tool.inputSchema);
     passOnHandOver(document, tool.outputSchema);
-    const read = readTool(tool, name);
     const segment = segments[index] as string;
+    const read = readTool(tool, name, segment);
     if (!read.ok) unsupported.push(leftOut(name, tool, read.reason, read.declared && { segment, ...read.declared }));
     else operations.push({ path: segment, toolName: boundTitle(name) as string, ...withoutOk(read) });
   });
