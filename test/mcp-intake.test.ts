@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { createCatalog } from "../src/catalog/create-catalog.js";
 import { isForageError } from "../src/forage-error.js";
 import { MAX_TOOLS, parseToolsListText, readToolsList } from "../src/mcp/index.js";
+import { mcpSourceOf } from "../src/sources/tools-list-source.js";
 
 const fixtures = join(import.meta.dirname, "fixtures", "mcp");
 const saved = (name: string): unknown => JSON.parse(readFileSync(join(fixtures, name), "utf8"));
@@ -175,29 +176,47 @@ describe("annotations, descriptions and schemas", () => {
     ]);
   });
 
-  // docs/sources.md: two servers' tools that differ only in their names are identical apart from their paths, which search merges.
-  test("the same tool on two servers under two names is one search result, the other its peer", () => {
-    const evaluate = (name: string) =>
-      tool(name, {
-        description: "Execute JavaScript in the browser console",
-        inputSchema: { type: "object", properties: { script: { type: "string" } }, required: ["script"] },
-      });
-    const server = (namespace: string, name: string) =>
-      readToolsList({ tools: [evaluate(name)] }).operations.map(({ path, input, description, capabilities }) => ({
-        path: `${namespace}.${path}`,
-        input,
-        description,
-        capabilities,
-      }));
-    const catalog = createCatalog({
-      revision: "r",
-      operations: [...server("puppeteer", "puppeteer_evaluate"), ...server("automation", "playwright_evaluate")],
+  // docs/sources.md: two servers' tools that differ only in names kept as their segments are identical apart from their
+  // paths, which search merges; a name its segment spells otherwise keeps its note, so that pair stays two results.
+  const evaluate = (name: string) =>
+    tool(name, {
+      description: "Execute JavaScript in the browser console",
+      inputSchema: { type: "object", properties: { script: { type: "string" } }, required: ["script"] },
     });
-    const [first, ...rest] = catalog.search("execute javascript in the browser").results;
-    expect([first?.path, first?.peers, rest.length]).toEqual([
-      "automation.playwright_evaluate",
-      ["puppeteer.puppeteer_evaluate"],
-      0,
+  const twoServers = (first: [string, string], second: [string, string]) =>
+    createCatalog({
+      revision: "r",
+      operations: [first, second].flatMap(([namespace, name]) =>
+        mcpSourceOf(readToolsList({ tools: [evaluate(name)] }), namespace, "MCP tools/list file", `${namespace}.json`)
+          .operations.map((operation) => ({ ...operation, path: `${namespace}.${operation.path}` })),
+      ),
+    });
+
+  test("the same tool on two servers under two kept names is one search result, the other its peer", () => {
+    const catalog = twoServers(["puppeteer", "puppeteer_evaluate"], ["automation", "playwright_evaluate"]);
+    const results = catalog.search("execute javascript in the browser").results;
+    expect(results).toHaveLength(1);
+    expect(new Set([results[0]?.path, ...(results[0]?.peers ?? [])])).toEqual(
+      new Set(["automation.playwright_evaluate", "puppeteer.puppeteer_evaluate"]),
+    );
+  });
+
+  test("under names their segments spell otherwise, the same tool stays two results, each note naming its tool", () => {
+    const catalog = twoServers(["puppeteer", "puppeteer-evaluate"], ["automation", "playwright-evaluate"]);
+    const results = catalog.search("execute javascript in the browser").results;
+    expect(results.map(({ path, peers }) => [path, peers ?? []])).toEqual([
+      ["automation.playwright_evaluate", []],
+      ["puppeteer.puppeteer_evaluate", []],
+    ]);
+  });
+
+  test("a name of 64 characters is its segment, with no note; one of 65 is cut and noted", () => {
+    const kept = "a".repeat(64);
+    const cut = "b".repeat(65);
+    const intake = readToolsList({ tools: [tool(kept), tool(cut)] });
+    expect(intake.operations.map(({ path, capabilities }) => [path, capabilities?.[0]])).toEqual([
+      [kept, undefined],
+      ["b".repeat(64), `MCP tool "${cut}"`],
     ]);
   });
 
