@@ -187,8 +187,12 @@ describe("annotations, descriptions and schemas", () => {
     createCatalog({
       revision: "r",
       operations: [first, second].flatMap(([namespace, name]) =>
-        mcpSourceOf(readToolsList({ tools: [evaluate(name)] }), namespace, "MCP tools/list file", `${namespace}.json`)
-          .operations.map((operation) => ({ ...operation, path: `${namespace}.${operation.path}` })),
+        mcpSourceOf(
+          readToolsList({ tools: [evaluate(name)] }),
+          namespace,
+          "MCP tools/list file",
+          `${namespace}.json`,
+        ).operations.map((operation) => ({ ...operation, path: `${namespace}.${operation.path}` })),
       ),
     });
 
