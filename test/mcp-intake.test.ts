@@ -5,9 +5,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createCatalog } from "../src/catalog/create-catalog.js";
+import type { OperationDefinition } from "../src/catalog/types.js";
 import { isForageError } from "../src/forage-error.js";
 import { MAX_TOOLS, parseToolsListText, readToolsList } from "../src/mcp/index.js";
-import { mcpSourceOf } from "../src/sources/tools-list-source.js";
+import { nestedSource } from "../src/sources/loaded-source.js";
+import { toolsListFileSource } from "../src/sources/tools-list-source.js";
 
 const fixtures = join(import.meta.dirname, "fixtures", "mcp");
 const saved = (name: string): unknown => JSON.parse(readFileSync(join(fixtures, name), "utf8"));
@@ -183,18 +185,17 @@ describe("annotations, descriptions and schemas", () => {
       description: "Execute JavaScript in the browser console",
       inputSchema: { type: "object", properties: { script: { type: "string" } }, required: ["script"] },
     });
-  const twoServers = (first: [string, string], second: [string, string]) =>
-    createCatalog({
-      revision: "r",
-      operations: [first, second].flatMap(([namespace, name]) =>
-        mcpSourceOf(
-          readToolsList({ tools: [evaluate(name)] }),
-          namespace,
-          "MCP tools/list file",
-          `${namespace}.json`,
-        ).operations.map((operation) => ({ ...operation, path: `${namespace}.${operation.path}` })),
-      ),
+  // Two tools/list files of a folder, each under its stem, as a folder source reads them (nestedSource).
+  const twoServers = (first: [string, string], second: [string, string]) => {
+    const parts = [first, second].map(([stem, name]) => {
+      const text = JSON.stringify({ tools: [evaluate(name)] });
+      return { stem, source: toolsListFileSource(`${stem}.json`, text, JSON.parse(text), stem) };
     });
+    return createCatalog({
+      revision: "r",
+      operations: nestedSource(parts, undefined).content as OperationDefinition[],
+    });
+  };
 
   test("the same tool on two servers under two kept names is one search result, the other its peer", () => {
     const catalog = twoServers(["puppeteer", "puppeteer_evaluate"], ["automation", "playwright_evaluate"]);
