@@ -344,6 +344,35 @@ describe("index files", () => {
     );
   });
 
+  test("a query's digest takes at most two of its four from one namespace while others match, and says so (docs/mount.md, Search)", () => {
+    const news = Array.from({ length: 5 }, (_, index) => ({
+      path: `news_api.feed_${index}`,
+      input,
+      description: `News feed ${index}.`,
+    }));
+    const web = { path: "web.search", input, description: "Search the web for pages, articles and news on any topic." };
+    const archive = { path: "archive.find", input, description: "Find old news stories in the archive." };
+    const spread = createCatalog({ revision: "r", operations: [...news, web, archive] });
+    const ranked = spread.search("news", { limit: 50 }).results.map((result) => result.path);
+    expect(ranked.slice(0, 4).every((path) => path.startsWith("news_api."))).toBe(true);
+    const lines = text(treeOf(spread, []), "/.search/news/@index.txt").trimEnd().split("\n");
+    expect(lines[0]).toBe('# search "news": best 4 of 7, 2 per namespace (all: results.json)');
+    const shown = lines.slice(1).map((line) => line.slice(0, line.indexOf("(")));
+    expect(shown).toEqual([ranked[0], ranked[1], ...ranked.filter((path) => !path.startsWith("news_api."))]);
+    // With one other match only, the next of news_api fills the four, in rank order.
+    const one = createCatalog({ revision: "r", operations: [...news, web] });
+    const oneRanked = one.search("news", { limit: 50 }).results.map((result) => result.path);
+    const oneLines = text(treeOf(one, []), "/.search/news/@index.txt").trimEnd().split("\n");
+    expect(oneLines[0]).toBe('# search "news": best 4 of 6, 2 per namespace (all: results.json)');
+    expect(oneLines.slice(1).map((line) => line.slice(0, line.indexOf("(")))).toEqual([
+      ...oneRanked.slice(0, 3),
+      "web.search",
+    ]);
+    // results.json keeps the whole ranking.
+    const results = JSON.parse(text(treeOf(spread, []), "/.search/news/results.json")).results;
+    expect(results.map((result: { path: string }) => result.path)).toEqual(ranked);
+  });
+
   test("a bound view's indexes name bound operations only", () => {
     const guest = createForage(shop, { bound: ["shop.list_orders"] });
     const bound = treeOf(guest, []);

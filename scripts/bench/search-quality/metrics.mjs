@@ -11,10 +11,10 @@ export function firstRelevantRank(groups, relevant) {
   return index === -1 ? Infinity : index + 1;
 }
 
-/** Recall@1, Recall@5 and MRR (reciprocal rank of the first relevant tool, 0 when absent) of a list of ranks. */
+/** Recall@1, @4 and @5 and MRR (reciprocal rank of the first relevant tool, 0 when absent) of a list of ranks. */
 export function summarize(ranks) {
   const count = ranks.length;
   const within = (k) => ranks.filter((rank) => rank <= k).length / count;
   const mrr = ranks.reduce((sum, rank) => sum + (rank === Infinity ? 0 : 1 / rank), 0) / count;
-  return { count, recall1: within(1), recall5: within(5), mrr };
+  return { count, recall1: within(1), recall4: within(4), recall5: within(5), mrr };
 }

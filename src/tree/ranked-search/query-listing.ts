@@ -4,19 +4,18 @@ import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "../text/index-lines.js";
 import { operationInputs } from "../text/input-names.js";
 import { cutText, plural } from "../text/text-pages.js";
 import { type UnvalidatedSubject, unvalidatedSample } from "../unvalidated/unvalidated-operations.js";
+import { SEARCH_INDEX_PER_NAMESPACE, spreadOverNamespaces } from "./digest-spread.js";
 import type { LeftOutMatch, LeftOutSearch, UnvalidatedMatch } from "./left-out-search.js";
 
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;
 /**
- * How many operations a query directory's index shows (validated and not-validated ones in one ranking), then
- * how many left-out ones: a digest small enough that an agent reads one per need, several needs in
+ * How many left-out operations a query directory's index shows after the ranked ones
+ * (SEARCH_INDEX_RANKED): the left-out few show the operation a task needs when only an undescribed
+ * one does it. The whole digest stays small enough that an agent reads one per need, several needs in
  * one call, for less than the tool names of a plain folder cost it; the directory and results.json
- * hold all SEARCH_DIRECTORY_LIMIT. The left-out few show the operation a task needs when only an
- * undescribed one does it. Four: shell-only agents chose from the first four lines and never the fifth
- * (docs/mount.md, "Search").
+ * hold all SEARCH_DIRECTORY_LIMIT.
  */
-export const SEARCH_INDEX_RANKED = 4;
 export const SEARCH_INDEX_LEFT_OUT = 2;
 /** How many not-validated operations a query directory shows (entries and results.json), best first in the joint index. */
 export const SEARCH_UNVALIDATED = 10;
@@ -97,16 +96,17 @@ function queryIndexPages(
   unsupported: readonly LeftOutMatch[],
   leftOut: LeftOutSearch,
 ): string[] {
-  const best = results.slice(0, SEARCH_INDEX_RANKED);
+  const ranked = bothRanked(
+    results,
+    unvalidated,
+    leftOut.catalogScores(
+      query,
+      results.map(({ path }) => path),
+    ),
+  );
+  const digest = spreadOverNamespaces(ranked);
   const entries: IndexEntry[] = [
-    ...bestOfBoth(
-      best,
-      unvalidated,
-      leftOut.catalogScores(
-        query,
-        best.map(({ path }) => path),
-      ),
-    ).map(
+    ...digest.chosen.map(
       (match): IndexEntry =>
         "operation" in match
           ? { kind: "unvalidated", ...match }
@@ -119,7 +119,7 @@ function queryIndexPages(
   );
   const total = results.length + unvalidated.length;
   // The longest header this query could have: the one finally written is never longer.
-  const room = SEARCH_DIGEST_BYTES - Buffer.byteLength(digestHeader(query, Number.MAX_SAFE_INTEGER, 0)) - 1;
+  const room = SEARCH_DIGEST_BYTES - Buffer.byteLength(digestHeader(query, Number.MAX_SAFE_INTEGER, 0, true)) - 1;
   let shown = 0;
   for (let bytes = 0; shown < lines.length; shown++) {
     bytes += Buffer.byteLength(lines[shown] as string) + 1;
@@ -127,7 +127,7 @@ function queryIndexPages(
   }
   const operations = entries.slice(0, shown).filter(({ kind }) => kind !== "unsupported").length;
   return [
-    `${digestHeader(query, total, operations)}\n${lines
+    `${digestHeader(query, total, operations, digest.spread)}\n${lines
       .slice(0, shown)
       .map((line) => `${line}\n`)
       .join("")}`,
@@ -135,12 +135,12 @@ function queryIndexPages(
 }
 
 /**
- * The best SEARCH_INDEX_RANKED of the catalog's ranked operations and the not-validated ones together:
- * the catalog's keep their order, and each not-validated one goes before the first whose score it
- * passes, both scores drawn from the one index that holds both (LeftOutSearch). So a weak
- * not-validated match never shows above a better validated one, nor a strong one below weak ones.
+ * The catalog's ranked operations and the not-validated ones in one ranking: the catalog's keep their
+ * order, and each not-validated one goes before the first whose score it passes, both scores drawn from
+ * the one index that holds both (LeftOutSearch). So a weak not-validated match never shows above a
+ * better validated one, nor a strong one below weak ones.
  */
-function bestOfBoth(
+function bothRanked(
   ranked: readonly Summary[],
   unvalidated: readonly UnvalidatedMatch[],
   scores: ReadonlyMap<string, number>,
@@ -155,14 +155,20 @@ function bestOfBoth(
     merged.push(summary);
   }
   merged.push(...unvalidated.slice(next));
-  return merged.slice(0, SEARCH_INDEX_RANKED);
+  return merged;
 }
 
-/** `# search "QUERY": best N of M (all: results.json)`: what the file is, and where the rest is. */
-function digestHeader(query: string, total: number, shown: number): string {
+/**
+ * `# search "QUERY": best N of M (all: results.json)`: what the file is, and where the rest is; with
+ * `, N per namespace` after M when the namespaces' share passed over some of the best.
+ */
+function digestHeader(query: string, total: number, shown: number, spread: boolean): string {
   const quoted = cutText(JSON.stringify(query), QUOTED_QUERY_LENGTH);
+  const share = spread ? `, ${SEARCH_INDEX_PER_NAMESPACE} per namespace` : "";
   const counts =
-    shown === total ? `${total} ${plural(total, "operation")}` : `best ${shown} of ${total} (all: results.json)`;
+    shown === total
+      ? `${total} ${plural(total, "operation")}`
+      : `best ${shown} of ${total}${share} (all: results.json)`;
   return `# search ${quoted}: ${counts}`;
 }
 

@@ -1,0 +1,39 @@
+// Which ranked matches a query's digest shows: the best, spread over namespaces.
+
+/**
+ * How many operations a query directory's index shows (validated and not-validated ones in one ranking).
+ * Four: shell-only agents chose from the first four lines and never the fifth (docs/mount.md, "Search").
+ */
+const SEARCH_INDEX_RANKED = 4;
+/**
+ * At most this many of a digest's ranked lines come from one namespace while others match: a
+ * namespace's further operations are one `cat NS/@index.txt` away, a match in another namespace is
+ * not, and shell-only agents choose from the digest's four lines (docs/mount.md, "Search").
+ */
+export const SEARCH_INDEX_PER_NAMESPACE = 2;
+
+/**
+ * The digest's SEARCH_INDEX_RANKED matches, in rank order: the best ones, taking at most
+ * SEARCH_INDEX_PER_NAMESPACE from one namespace while matches from other namespaces are left, then the
+ * best passed over if room remains. `spread` says whether that passed over any of the best.
+ */
+export function spreadOverNamespaces<Match extends { readonly path: string }>(
+  ranked: readonly Match[],
+): { chosen: Match[]; spread: boolean } {
+  const taken = new Map<string, number>();
+  const chosen = new Set<Match>();
+  for (const match of ranked) {
+    if (chosen.size === SEARCH_INDEX_RANKED) break;
+    const namespace = match.path.slice(0, Math.max(0, match.path.lastIndexOf(".")));
+    const count = taken.get(namespace) ?? 0;
+    if (count === SEARCH_INDEX_PER_NAMESPACE) continue;
+    taken.set(namespace, count + 1);
+    chosen.add(match);
+  }
+  for (const match of ranked) {
+    if (chosen.size === SEARCH_INDEX_RANKED) break;
+    chosen.add(match);
+  }
+  const inOrder = ranked.filter((match) => chosen.has(match));
+  return { chosen: inOrder, spread: inOrder.some((match, index) => match !== ranked[index]) };
+}
