@@ -187,15 +187,17 @@ describe.skipIf(skip !== undefined)("the foreground mount and npm start", () => 
     for (const line of tries) expect(sh(line.replace(/^try:/, "")).status, line).toBe(0);
   });
 
-  // docs/cli.md, "Hints after mounting": any mount prints a sentence to brief an agent with, naming a README it serves.
-  test("any mount prints the agents' brief, with the mount's absolute path and its README", async () => {
+  // docs/cli.md, "Hints after mounting": any mount prints a sentence to brief an agent with: how to search it, and its README.
+  test("any mount prints the agents' brief, with the mount's absolute path, a search that works as told, and its README", async () => {
     const mnt = mountpoint("agents brief");
     const daemon = await startDaemon([join(process.cwd(), "test/fixtures/sources/catalog.yaml")], mnt);
     await daemon.waitFor(/stop: .*\n/);
     const brief = /^agents: "(.*)"$/m.exec(daemon.output())?.[1];
     expect(brief).toBe(
-      `The tool catalog is the Forage mount at ${mnt}: its README.md says how to find a tool in the fewest bytes.`,
+      `The tool catalog is the Forage mount at ${mnt}: cat ${mnt}/.search/<need, in an API's words>/@index.txt shows the best four tools for a need (several needs in one call); its README.md says more.`,
     );
+    const digest = readFileSync(join(mnt, ".search", "adjust stock", "@index.txt"), "utf8");
+    expect(digest).toMatch(/^# search "adjust stock": .*\ninventory\.items\.adjust\(/);
     expect(readFileSync(join(mnt, "README.md"), "utf8")).toMatch(/^# Forage catalog\n/);
   });
 
