@@ -51,7 +51,7 @@ async function serve(args: MountArguments, io: CommandIo, live: LiveServers | un
   );
   // A daemon's hints go to its log, which its parent prints; only the parent knows the pid, so it says how to stop.
   if (args.example) io.stdout(tryLines(revision.tree, args.subtree, handle.mountpoint));
-  io.stdout(agentLine(revision.tree, handle.mountpoint));
+  io.stdout(agentLine(handle.mountpoint));
   if (isDaemonChild()) reportReady();
   else io.stdout(stopLine(handle.mountpoint, "foreground"));
   const stopWatching = args.watch ? watchForReloads(args, handle, revision, io, live) : undefined;

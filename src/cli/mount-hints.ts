@@ -32,16 +32,14 @@ export function tryLines(tree: VirtualTree, subtree: string | undefined, mountpo
  * The sentence to brief an agent with, for any catalog (docs/cli.md, "Hints after mounting"): where the
  * mount is, how to search it, and that its README says more. Told only that a folder was a mount, a third
  * of the benchmark's agents at ~20,000 tools first listed the root's 430 namespaces (12–34 KB); told that
- * the README is the way in, every one read it first (BENCHMARKS.md, "Rounds 14 to 17"), and then searched:
- * a call and 1–2 KB that the sentence itself now saves (BENCHMARKS.md, "Round 22"). A mount without ranked
- * search names the README only. The path is absolute, since an agent's working directory is not the
- * user's, and as it is: the sentence is prose to paste, not a shell word.
+ * the README is the way in, every one read it first (BENCHMARKS.md, "Rounds 14 to 17"), and then searched,
+ * so the sentence says how to search: an agent's first call can be its searches (BENCHMARKS.md, "Rounds 20
+ * to 22"). Every mount has ranked search; only an export has no .search/. The path is absolute, since an
+ * agent's working directory is not the user's, and as it is: the sentence is prose to paste, not a shell word.
  */
-export function agentLine(tree: VirtualTree, mountpoint: string): string {
-  const search = isDirectory(tree, "/.search")
-    ? `cat ${mountpoint}/.search/<need, in an API's words>/@index.txt shows the best four tools for a need (several needs in one call); its README.md says more.`
-    : "its README.md says how to find a tool in the fewest bytes.";
-  return `agents: "The tool catalog is the Forage mount at ${mountpoint}: ${search}"\n`;
+export function agentLine(mountpoint: string): string {
+  const search = `cat ${mountpoint}/.search/<need, in an API's words>/@index.txt shows the best four tools for a need (several needs in one call)`;
+  return `agents: "The tool catalog is the Forage mount at ${mountpoint}: ${search}; its README.md says more."\n`;
 }
 
 /** How to stop the mount: Ctrl-C in the foreground, and from anywhere. */
