@@ -38,8 +38,8 @@ export function tryLines(tree: VirtualTree, subtree: string | undefined, mountpo
  * agent's working directory is not the user's, and as it is: the sentence is prose to paste, not a shell word.
  */
 export function agentLine(mountpoint: string): string {
-  const search = `cat ${mountpoint}/.search/<need, in an API's words>/@index.txt shows the best four tools for a need (several needs in one call)`;
-  return `agents: "The tool catalog is the Forage mount at ${mountpoint}: ${search}; its README.md says more."\n`;
+  const search = `${mountpoint}/.search/<need, in an API's words>/@index.txt (the best four tools for it)`;
+  return `agents: "The tool catalog is the Forage mount at ${mountpoint}: start with one call that reads ${mountpoint}/README.md and, for each need, ${search}."\n`;
 }
 
 /** How to stop the mount: Ctrl-C in the foreground, and from anywhere. */
