@@ -30,12 +30,13 @@ export function tryLines(tree: VirtualTree, subtree: string | undefined, mountpo
 
 /**
  * The sentence to brief an agent with, for any catalog (docs/cli.md, "Hints after mounting"): where the
- * mount is, how to search it, and that its README says more. Told only that a folder was a mount, a third
- * of the benchmark's agents at ~20,000 tools first listed the root's 430 namespaces (12–34 KB); told that
- * the README is the way in, every one read it first (BENCHMARKS.md, "Rounds 14 to 17"), and then searched,
- * so the sentence says how to search: an agent's first call can be its searches (BENCHMARKS.md, "Rounds 20
- * to 22"). Every mount has ranked search; only an export has no .search/. The path is absolute, since an
- * agent's working directory is not the user's, and as it is: the sentence is prose to paste, not a shell word.
+ * mount is, and to start with one call that reads its README and a search per need. Told only that a
+ * folder was a mount, a third of the benchmark's agents at ~20,000 tools first listed the root's 430
+ * namespaces (12–34 KB); told that the README is the way in, every one read it first (BENCHMARKS.md,
+ * "Rounds 14 to 17"), then searched in a second call; told this, most read both in their first call
+ * (BENCHMARKS.md, "Rounds 20 to 25"). Every mount has ranked search; only an export has no .search/. The
+ * path is absolute, since an agent's working directory is not the user's, and as it is: the sentence is
+ * prose to paste, not a shell word.
  */
 export function agentLine(mountpoint: string): string {
   const search = `${mountpoint}/.search/<need, in an API's words>/@index.txt (the best four tools for it)`;
