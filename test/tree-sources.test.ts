@@ -373,6 +373,42 @@ describe("index files", () => {
     expect(results.map((result: { path: string }) => result.path)).toEqual(ranked);
   });
 
+  test("a digest says it spread over namespaces only when the lines shown differ from the plain best (docs/mount.md, Search)", () => {
+    // The digest's header, then the path of each line.
+    const names = (tree: VirtualTree, query: string) => {
+      const [header, ...lines] = text(tree, `/.search/${query}/@index.txt`).trimEnd().split("\n");
+      return [header, ...lines.map((line) => line.slice(0, line.indexOf("(")))];
+    };
+    // Three of one namespace and one of another: the two-per-namespace pick, filled, is the plain best four.
+    const plain = createCatalog({
+      revision: "r",
+      operations: [
+        ...[0, 1, 2].map((index) => ({ path: `news_api.feed_${index}`, input, description: `News feed ${index}.` })),
+        { path: "web.search", input, description: "Search the web for pages, articles and news on any topic." },
+      ],
+    });
+    expect(names(treeOf(plain, []), "news")[0]).toBe('# search "news": 4 operations');
+    // Paths so long that three lines fill the digest's bytes: the fourth, the one the spread brings in, is cut,
+    // and the three shown are the plain best three, so the header does not claim a spread.
+    const long = "x".repeat(100);
+    const crowded = createCatalog({
+      revision: "r",
+      operations: [
+        ...[0, 1, 2, 3].map((index) => ({
+          path: `news_${long}.feed_${index}_${long}`,
+          input,
+          description: `News feed ${index}.`,
+        })),
+        { path: `web_${long}.search_${long}`, input, description: "Search the web for news." },
+      ],
+    });
+    const ranked = crowded.search("news", { limit: 50 }).results.map((result) => result.path);
+    const lines = names(treeOf(crowded, []), "news");
+    expect(lines.length - 1).toBeLessThan(4);
+    expect(lines.slice(1)).toEqual(ranked.slice(0, lines.length - 1));
+    expect(lines[0]).toBe(`# search "news": best ${lines.length - 1} of 5 (all: results.json)`);
+  });
+
   test("a bound view's indexes name bound operations only", () => {
     const guest = createForage(shop, { bound: ["shop.list_orders"] });
     const bound = treeOf(guest, []);

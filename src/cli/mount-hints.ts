@@ -23,7 +23,7 @@ export function tryLines(tree: VirtualTree, subtree: string | undefined, mountpo
   const lines = [
     ...(namespace === undefined ? [] : [`ls ${at(namespace === "/" ? "" : namespace)}`]),
     `cat ${at("/README.md")}`,
-    ...(isDirectory(tree, "/.search") ? [`ls ${at(`/.search/${EXAMPLE_QUERY}/`, true)}`] : []),
+    `ls ${at(`/.search/${EXAMPLE_QUERY}/`, true)}`,
   ];
   return lines.map((line, index) => `${index === 0 ? "try:   " : "       "}${line}\n`).join("");
 }

@@ -37,7 +37,7 @@ export function forageEngine(tools) {
     },
     /** The four a mount's `.search/<query>/@index.txt` shows: the best, spread over namespaces (digest-spread.ts). */
     digest(query) {
-      return groups(spreadOverNamespaces(catalog.search(query, { limit: DEPTH }).results).chosen);
+      return groups(spreadOverNamespaces(catalog.search(query, { limit: DEPTH }).results));
     },
   };
 }

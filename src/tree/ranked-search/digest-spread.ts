@@ -15,11 +15,9 @@ export const SEARCH_INDEX_PER_NAMESPACE = 2;
 /**
  * The digest's SEARCH_INDEX_RANKED matches, in rank order: the best ones, taking at most
  * SEARCH_INDEX_PER_NAMESPACE from one namespace while matches from other namespaces are left, then the
- * best passed over if room remains. `spread` says whether that passed over any of the best.
+ * best passed over if room remains.
  */
-export function spreadOverNamespaces<Match extends { readonly path: string }>(
-  ranked: readonly Match[],
-): { chosen: Match[]; spread: boolean } {
+export function spreadOverNamespaces<Match extends { readonly path: string }>(ranked: readonly Match[]): Match[] {
   const taken = new Map<string, number>();
   const chosen = new Set<Match>();
   for (const match of ranked) {
@@ -34,6 +32,13 @@ export function spreadOverNamespaces<Match extends { readonly path: string }>(
     if (chosen.size === SEARCH_INDEX_RANKED) break;
     chosen.add(match);
   }
-  const inOrder = ranked.filter((match) => chosen.has(match));
-  return { chosen: inOrder, spread: inOrder.some((match, index) => match !== ranked[index]) };
+  return ranked.filter((match) => chosen.has(match));
+}
+
+/**
+ * Whether the first `shown` of `chosen` differ from the first `shown` of `ranked`: the digest's header
+ * says the spread only of the lines that fit its bytes, so a line cut for room never makes it say so.
+ */
+export function passesOverBest<Match>(chosen: readonly Match[], ranked: readonly Match[], shown: number): boolean {
+  return chosen.slice(0, shown).some((match, index) => match !== ranked[index]);
 }

@@ -4,14 +4,14 @@ import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "../text/index-lines.js";
 import { operationInputs } from "../text/input-names.js";
 import { cutText, plural } from "../text/text-pages.js";
 import { type UnvalidatedSubject, unvalidatedSample } from "../unvalidated/unvalidated-operations.js";
-import { SEARCH_INDEX_PER_NAMESPACE, spreadOverNamespaces } from "./digest-spread.js";
+import { passesOverBest, SEARCH_INDEX_PER_NAMESPACE, spreadOverNamespaces } from "./digest-spread.js";
 import type { LeftOutMatch, LeftOutSearch, UnvalidatedMatch } from "./left-out-search.js";
 
 /** The most results a /.search/<query>/ directory lists. */
 export const SEARCH_DIRECTORY_LIMIT = 50;
 /**
  * How many left-out operations a query directory's index shows after the ranked ones
- * (SEARCH_INDEX_RANKED): the left-out few show the operation a task needs when only an undescribed
+ * (SEARCH_INDEX_RANKED, digest-spread.ts): the left-out few show the operation a task needs when only an undescribed
  * one does it. The whole digest stays small enough that an agent reads one per need, several needs in
  * one call, for less than the tool names of a plain folder cost it; the directory and results.json
  * hold all SEARCH_DIRECTORY_LIMIT.
@@ -104,9 +104,9 @@ function queryIndexPages(
       results.map(({ path }) => path),
     ),
   );
-  const digest = spreadOverNamespaces(ranked);
+  const chosen = spreadOverNamespaces(ranked);
   const entries: IndexEntry[] = [
-    ...digest.chosen.map(
+    ...chosen.map(
       (match): IndexEntry =>
         "operation" in match
           ? { kind: "unvalidated", ...match }
@@ -127,7 +127,7 @@ function queryIndexPages(
   }
   const operations = entries.slice(0, shown).filter(({ kind }) => kind !== "unsupported").length;
   return [
-    `${digestHeader(query, total, operations, digest.spread)}\n${lines
+    `${digestHeader(query, total, operations, passesOverBest(chosen, ranked, operations))}\n${lines
       .slice(0, shown)
       .map((line) => `${line}\n`)
       .join("")}`,
