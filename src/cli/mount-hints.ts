@@ -34,7 +34,7 @@ export function tryLines(tree: VirtualTree, subtree: string | undefined, mountpo
  * folder was a mount, a third of the benchmark's agents at ~20,000 tools first listed the root's 430
  * namespaces (12–34 KB); told that the README is the way in, every one read it first (BENCHMARKS.md,
  * "Rounds 14 to 17"), then searched in a second call; told this, most read both in their first call
- * (BENCHMARKS.md, "Rounds 20 to 26"). Every mount has ranked search; only an export has no .search/. The
+ * (BENCHMARKS.md, "Rounds 20 to 27"). Every mount has ranked search; only an export has no .search/. The
  * path is absolute, since an agent's working directory is not the user's, and as it is: the sentence is
  * prose to paste, not a shell word.
  */
