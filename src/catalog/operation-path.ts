@@ -27,6 +27,14 @@ export function namespaceOf(path: string): string {
   return dot === -1 ? path : path.slice(0, dot);
 }
 
+/**
+ * The namespace that holds an operation directly: its path without the last segment (`a.b` for
+ * `a.b.c`), the directory its files sit in; "" for a path without a dot, which no valid path is.
+ */
+export function enclosingNamespaceOf(path: string): string {
+  return path.slice(0, Math.max(0, path.lastIndexOf(".")));
+}
+
 /** Compares by UTF-16 code units, never by locale. */
 export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

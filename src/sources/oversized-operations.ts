@@ -1,4 +1,5 @@
 import type { OperationRefusal } from "../catalog/catalog-report.js";
+import { enclosingNamespaceOf } from "../catalog/operation-path.js";
 import type { OperationDefinition } from "../catalog/types.js";
 import { projectJsonSchema } from "../describe/schema-projection.js";
 import type { SourceInfo, UnvalidatedOperation } from "../tree/source-info.js";
@@ -63,7 +64,7 @@ function locate(parts: readonly SourcePart[], index: number): { part: number; op
 function ownerOf(operation: unknown, infos: readonly SourceInfo[]): SourceInfo | undefined {
   const path = typeof operation === "object" && operation !== null ? (operation as { path?: unknown }).path : undefined;
   if (typeof path !== "string") return undefined;
-  const namespace = path.slice(0, path.lastIndexOf("."));
+  const namespace = enclosingNamespaceOf(path);
   return infos.find((info) => info.namespace === namespace);
 }
 

@@ -1,4 +1,4 @@
-import { compareCodeUnits, isUnderNamespace } from "../catalog/operation-path.js";
+import { compareCodeUnits, enclosingNamespaceOf, isUnderNamespace } from "../catalog/operation-path.js";
 import type { Forage, Summary } from "../catalog/types.js";
 import { ForageError } from "../forage-error.js";
 import type { Steps } from "../slices.js";
@@ -137,7 +137,7 @@ export class CatalogLayout {
     let next = 0;
     let added = 0;
     for (const summary of operations) {
-      const namespace = summary.path.slice(0, summary.path.lastIndexOf("."));
+      const namespace = enclosingNamespaceOf(summary.path);
       while (next < empty.length && compareCodeUnits(empty[next] as string, namespace) < 0)
         this.#ensureDirectory(this.namespaceDirectory(empty[next++] as string));
       this.#addOperation(summary);

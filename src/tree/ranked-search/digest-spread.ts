@@ -1,4 +1,5 @@
 // Which ranked matches a query's digest shows: the best, spread over namespaces.
+import { enclosingNamespaceOf } from "../../catalog/operation-path.js";
 
 /**
  * How many operations a query directory's index shows (validated and not-validated ones in one ranking).
@@ -22,7 +23,7 @@ export function spreadOverNamespaces<Match extends { readonly path: string }>(ra
   const chosen = new Set<Match>();
   for (const match of ranked) {
     if (chosen.size === SEARCH_INDEX_RANKED) break;
-    const namespace = match.path.slice(0, Math.max(0, match.path.lastIndexOf(".")));
+    const namespace = enclosingNamespaceOf(match.path);
     const count = taken.get(namespace) ?? 0;
     if (count === SEARCH_INDEX_PER_NAMESPACE) continue;
     taken.set(namespace, count + 1);
