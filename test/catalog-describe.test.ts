@@ -72,6 +72,32 @@ describe("operation descriptions", () => {
     );
   });
 
+  test("show a boolean default as its value, and flag keywords as bare tags", () => {
+    const flags = createCatalog({
+      revision: "r",
+      operations: [
+        {
+          path: "crawl.run",
+          input: handMade({
+            type: "object",
+            properties: {
+              external: { type: "boolean", default: true },
+              images: { type: "boolean", default: false },
+              tags: { type: "array", items: { type: "string" }, uniqueItems: true },
+              old: { type: "string", deprecated: false },
+            },
+          }),
+        },
+      ],
+    });
+    const text = flags.describe("crawl.run").typescript;
+    expect(text).toContain("/** @default true */\n  external?: boolean;");
+    expect(text).toContain("/** @default false */\n  images?: boolean;");
+    expect(text).toContain("/** @uniqueItems */\n  tags?: string[];");
+    expect(text).toContain("  old?: string;");
+    expect(text).not.toContain("@deprecated");
+  });
+
   test("carry description, capability notes, instructions, sample and output schema", () => {
     const read = operation("computers.local.files.read");
     expect(read.description).toBe("Read a text file and return its contents.");

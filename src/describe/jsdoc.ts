@@ -19,6 +19,8 @@ const BOUND_TAGS = [
   "default",
   "deprecated",
 ] as const;
+/** Tags whose value is a flag: `true` shows the bare tag, `false` nothing. Any other tag shows its value, booleans included. */
+const FLAG_TAGS: ReadonlySet<string> = new Set(["uniqueItems", "deprecated"]);
 /** Each tag's place in BOUND_TAGS, which fixes the order tags are shown in. */
 const TAG_ORDER: ReadonlyMap<string, number> = new Map(BOUND_TAGS.map((tag, index) => [tag, index]));
 
@@ -31,8 +33,11 @@ export function schemaDocLines(schema: { readonly [keyword: string]: JsonValue }
   if (tags.length > 1) tags.sort((a, b) => (TAG_ORDER.get(a) as number) - (TAG_ORDER.get(b) as number));
   for (const tag of tags) {
     const value = schema[tag];
-    if (value === undefined || value === false) continue;
-    lines.push(value === true ? `@${tag}` : `@${tag} ${JSON.stringify(value)}`);
+    if (value === undefined) continue;
+    // `default: false` is a value an agent needs; `uniqueItems: false` says nothing.
+    if (FLAG_TAGS.has(tag)) {
+      if (value === true) lines.push(`@${tag}`);
+    } else lines.push(`@${tag} ${JSON.stringify(value)}`);
   }
   return lines;
 }
