@@ -1,6 +1,9 @@
-// docs/search.md, "A repeated word weighs more" and "A namespace vouches for its operations": checked
-// through createCatalog(...).search on small catalogs shaped like a mount of several MCP servers.
+// docs/search.md, "A repeated word weighs more", "A namespace vouches for its operations" and "A long
+// input schema does not bury a name": checked through createCatalog(...).search on small catalogs
+// shaped like a mount of several MCP servers.
 import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { createCatalog } from "../src/index.js";
 import { catalogOf } from "./helpers/search-catalog.js";
 
 const paths = (catalog: ReturnType<typeof catalogOf>, query: string) =>
@@ -104,5 +107,56 @@ describe('docs/search.md, "A namespace vouches for its operations"', () => {
     own.forEach(([, score], index) => {
       expect(score).toBeCloseTo(1.5 * (alone[index]?.[1] as number), 10);
     });
+  });
+});
+
+describe('docs/search.md, "A long input schema does not bury a name"', () => {
+  /** An input of `count` fields, each described in words no query below asks for. */
+  const fields = (count: number, extra: Record<string, z.ZodType> = {}) =>
+    z.object({
+      ...Object.fromEntries(
+        Array.from({ length: count }, (_, index) => [
+          `setting_${index}`,
+          z.string().optional().describe(`Optional setting ${index} for paging through and formatting the results.`),
+        ]),
+      ),
+      ...extra,
+    });
+  const described = "Search recent articles in the press.";
+  const catalog = createCatalog({
+    revision: "r",
+    operations: [
+      { path: "alpha.search_news", description: described, input: z.object({}) },
+      { path: "beta.search_news", description: described, input: fields(16) },
+      {
+        path: "gamma.lookup",
+        description: "Look a thing up.",
+        input: fields(1, { topic: z.string().describe("news") }),
+      },
+      {
+        path: "delta.lookup",
+        description: "Look a thing up.",
+        input: fields(16, { topic: z.string().describe("news") }),
+      },
+    ],
+  });
+  const scores = (query: string) =>
+    new Map(catalog.search(query, { limit: 50 }).results.map((result) => [result.path, result.score]));
+
+  test("the same name and description score the same whatever the size of the input schema", () => {
+    const found = scores("search news");
+    expect(found.get("beta.search_news")).toBeCloseTo(found.get("alpha.search_news") as number, 10);
+  });
+
+  test("an input field's words still find an operation, and weigh more in a short schema than in a long one", () => {
+    const found = scores("paging");
+    expect([...found.keys()].sort()).toEqual(["beta.search_news", "delta.lookup", "gamma.lookup"]);
+    const topic = scores("topic");
+    expect(topic.get("gamma.lookup") as number).toBeGreaterThan(topic.get("delta.lookup") as number);
+  });
+
+  test("a word in the name outranks the same word in a field's description", () => {
+    const ranked = catalog.search("news", { limit: 50 }).results.map((result) => result.path);
+    expect(ranked.slice(0, 2).sort()).toEqual(["alpha.search_news", "beta.search_news"]);
   });
 });

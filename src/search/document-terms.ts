@@ -24,13 +24,23 @@ const WEIGHTS = {
 } as const;
 
 /**
- * Receives one document's terms with their weighted frequencies, and its weighted length (for BM25
- * length normalisation). The map is the weigher's own, reused for the next document: read it, do
- * not keep it. A map per document lived until the whole catalog was weighed: the young generation's
- * collections copied each and promoted it, to die in the old generation (BENCHMARKS.md, "The mount
- * benchmark at ~20,000 real tools").
+ * One document's terms in its two groups of fields, each with their weighted frequencies and
+ * weighted length, normalised apart (docs/search.md, "A long input schema does not bury a name"):
+ * `text` is its path, description, capability notes and instructions; `schema` its input fields'
+ * names and descriptions.
  */
-export type VisitWeighted = (doc: number, terms: ReadonlyMap<string, number>, length: number) => void;
+export interface WeighedGroups {
+  readonly text: { readonly terms: ReadonlyMap<string, number>; readonly length: number };
+  readonly schema: { readonly terms: ReadonlyMap<string, number>; readonly length: number };
+}
+
+/**
+ * Receives one document's weighed groups. The maps are the weigher's own, reused for the next
+ * document: read them, do not keep them. A map per document lived until the whole catalog was
+ * weighed: the young generation's collections copied each and promoted it, to die in the old
+ * generation (BENCHMARKS.md, "The mount benchmark at ~20,000 real tools").
+ */
+export type VisitWeighted = (doc: number, groups: WeighedGroups) => void;
 
 /**
  * Documents per step while weighing: a mount builds the index between its requests (src/slices.ts),
@@ -46,7 +56,7 @@ export interface WeighedWords {
 }
 
 /**
- * Each document's weighted term frequencies and weighted length, handed to `visit` in document
+ * Each document's weighed groups of fields, handed to `visit` in document
  * order, tokenising and stemming each distinct word once; returns the words it met. A path
  * segment splits into the words of these documents' text and of `knownText` (the text of
  * documents weighed before, which an extended index numbers first). As steps that yield after
@@ -84,24 +94,28 @@ export function* weightedTermsSteps(
   const text = textVocabulary(described, knownText);
   const pathTerms = pathTermsOf(text, termOfWord);
   const objectTermOf = headTermOf(termOfWord);
-  const terms = new Map<string, number>();
+  const textGroup = { terms: new Map<string, number>(), length: 0 };
+  const schemaGroup = { terms: new Map<string, number>(), length: 0 };
+  const add = (group: typeof textGroup, words: readonly string[], weight: number): void => {
+    for (const term of words) group.terms.set(term, (group.terms.get(term) ?? 0) + weight);
+    group.length += words.length * weight;
+  };
   for (const [doc, document] of documents.entries()) {
-    terms.clear();
-    let length = 0;
-    const add = (words: readonly string[], weight: number): void => {
-      for (const term of words) terms.set(term, (terms.get(term) ?? 0) + weight);
-      length += words.length * weight;
-    };
+    textGroup.terms.clear();
+    textGroup.length = 0;
+    schemaGroup.terms.clear();
+    schemaGroup.length = 0;
     const words = described[doc] as { description: string[]; capabilities: string[] };
-    add(pathTerms(document.path), WEIGHTS.path);
-    add(termsOfWords(words.description), WEIGHTS.description);
-    add(termsOfWords(words.capabilities), WEIGHTS.capabilities);
-    add(termsOfWords(splitProseWords(document.instructions)), WEIGHTS.instructions);
+    add(textGroup, pathTerms(document.path), WEIGHTS.path);
+    add(textGroup, termsOfWords(words.description), WEIGHTS.description);
+    add(textGroup, termsOfWords(words.capabilities), WEIGHTS.capabilities);
+    add(textGroup, termsOfWords(splitProseWords(document.instructions)), WEIGHTS.instructions);
     // Names, then descriptions, as the joined texts were added: weights sum in the same order, to the same bits.
-    for (const field of document.inputFields) add(fieldNameTerms(field.name), WEIGHTS.fieldNames);
-    for (const field of document.inputFields) add(fieldDescriptionTerms(field.description), WEIGHTS.fieldDescriptions);
-    addActionTerms(terms, document.capabilities, objectTermOf);
-    visit(doc, terms, length);
+    for (const field of document.inputFields) add(schemaGroup, fieldNameTerms(field.name), WEIGHTS.fieldNames);
+    for (const field of document.inputFields)
+      add(schemaGroup, fieldDescriptionTerms(field.description), WEIGHTS.fieldDescriptions);
+    addActionTerms(textGroup.terms, document.capabilities, objectTermOf);
+    visit(doc, { text: textGroup, schema: schemaGroup });
     if (doc % WEIGHED_PER_STEP === WEIGHED_PER_STEP - 1) yield;
   }
   return { all: new Set(memo.words()), text };

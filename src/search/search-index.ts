@@ -2,7 +2,7 @@ import { lowerBound } from "../lower-bound.js";
 import { runToEnd, type Steps } from "../slices.js";
 import { visitBestFirst } from "./best-first.js";
 import { splitCompound } from "./compound-words.js";
-import { type WeighedWords, weightedTermsSteps } from "./document-terms.js";
+import { type WeighedGroups, type WeighedWords, weightedTermsSteps } from "./document-terms.js";
 import { ExactNames } from "./exact-names.js";
 import { NamespaceEvidence } from "./namespace-evidence.js";
 import { type Action, actionObjectTerm, actionTerm, isActionTerm, queryActionOf } from "./rest-actions.js";
@@ -64,8 +64,25 @@ const MAX_ACTION_OBJECTS = 16;
 interface Postings {
   readonly docs: Int32Array;
   readonly scores: Float32Array;
-  /** Each document's weighted frequency of the term, kept so that an extended index scores it again (extendedSteps). */
+  /**
+   * Each document's weighted frequency of the term in its text and in its input schema (document-terms.ts,
+   * WeighedGroups), kept so that an extended index scores it again (extendedSteps).
+   */
   readonly frequencies: Float64Array;
+  readonly schemaFrequencies: Float64Array;
+}
+
+/** Each document's weighted length, per group of fields. */
+interface Lengths {
+  readonly text: Float64Array;
+  readonly schema: Float64Array;
+}
+
+/** The postings of the documents just weighed, numbered after those weighed before. */
+interface AddedPostings {
+  readonly docs: number[];
+  readonly frequencies: number[];
+  readonly schemaFrequencies: number[];
 }
 
 /** Weighed documents, ready to be scored: per term its documents (ascending) and weighted frequencies. */
@@ -74,8 +91,8 @@ interface Weighed {
   /** The terms of the documents weighed before (an index being extended); empty for a new index. */
   readonly before: ReadonlyMap<string, Postings>;
   /** The terms of the documents just weighed, numbered after those. */
-  readonly added: ReadonlyMap<string, { readonly docs: number[]; readonly frequencies: number[] }>;
-  readonly lengths: Float64Array;
+  readonly added: ReadonlyMap<string, AddedPostings>;
+  readonly lengths: Lengths;
   readonly words: WeighedWords;
 }
 
@@ -129,7 +146,7 @@ export class SearchIndex {
   readonly #exactNames: ExactNames;
   readonly #namespaces: NamespaceEvidence;
   readonly #paths: readonly string[];
-  readonly #lengths: Float64Array;
+  readonly #lengths: Lengths;
   readonly #scratch: Scratch;
   /** True while a rank call uses `scratch`; a call made from inside `visit` gets its own. */
   #busy = false;
@@ -174,24 +191,36 @@ export class SearchIndex {
     return yield* SearchIndex.#scoredSteps(yield* weighedSteps(more, earlier));
   }
 
-  /** Scores every term's postings with BM25 over all the weighed documents, as steps. */
+  /**
+   * Scores every term's postings with BM25F over all the weighed documents, as steps: a document's
+   * text and input schema are each normalised by their own length against that group's mean, and
+   * their weighted frequencies summed before BM25's saturation (docs/search.md, "A long input schema
+   * does not bury a name").
+   */
   static *#scoredSteps(weighed: Weighed): Steps<SearchIndex> {
     const { before, added, lengths } = weighed;
-    const count = lengths.length;
-    let totalLength = 0;
-    for (const length of lengths) totalLength += length;
-    const averageLength = totalLength / Math.max(1, count);
+    const count = lengths.text.length;
+    const textNorms = normalisers(lengths.text, B);
+    const textNormsOfActions = normalisers(lengths.text, 0);
+    const schemaNorms = normalisers(lengths.schema, B);
     const postings = new Map<string, Postings>();
-    const score = (term: string, docs: Int32Array, frequencies: Float64Array): void => {
+    const score = (
+      term: string,
+      docs: Int32Array,
+      frequencies: Float64Array,
+      schemaFrequencies: Float64Array,
+    ): void => {
       const idf = Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5));
       const scores = new Float32Array(docs.length);
-      const b = isActionTerm(term) ? 0 : B;
-      frequencies.forEach((tf, index) => {
-        const length = lengths[docs[index] as number] as number;
-        const norm = 1 - b + (b * length) / Math.max(averageLength, 1e-9);
-        scores[index] = (idf * tf * (K1 + 1)) / (tf + K1 * norm);
+      // An action is evidence, not text: its weight does not shrink in a long document (rest-actions.ts).
+      const norms = isActionTerm(term) ? textNormsOfActions : textNorms;
+      docs.forEach((doc, index) => {
+        const tf =
+          (frequencies[index] as number) / (norms[doc] as number) +
+          (schemaFrequencies[index] as number) / (schemaNorms[doc] as number);
+        scores[index] = (idf * tf * (K1 + 1)) / (tf + K1);
       });
-      postings.set(term, { docs, scores, frequencies });
+      postings.set(term, { docs, scores, frequencies, schemaFrequencies });
     };
     for (const [term, old] of before) {
       const more = added.get(term);
@@ -199,12 +228,18 @@ export class SearchIndex {
         term,
         concatenated(Int32Array, old.docs, more?.docs),
         concatenated(Float64Array, old.frequencies, more?.frequencies),
+        concatenated(Float64Array, old.schemaFrequencies, more?.schemaFrequencies),
       );
       if (postings.size % SCORED_PER_STEP === 0) yield;
     }
     for (const [term, list] of added) {
       if (before.has(term)) continue;
-      score(term, Int32Array.from(list.docs), Float64Array.from(list.frequencies));
+      score(
+        term,
+        Int32Array.from(list.docs),
+        Float64Array.from(list.frequencies),
+        Float64Array.from(list.schemaFrequencies),
+      );
       if (postings.size % SCORED_PER_STEP === 0) yield;
     }
     yield;
@@ -375,29 +410,36 @@ export class SearchIndex {
 interface Earlier {
   readonly postings: ReadonlyMap<string, Postings>;
   readonly paths: readonly string[];
-  readonly lengths: Float64Array;
+  readonly lengths: Lengths;
   readonly words: WeighedWords;
 }
 
 /** Weighs `documents`, numbered after the documents of `earlier` (an index being extended) if any, as steps. */
 function* weighedSteps(documents: readonly SearchDocument[], earlier: Earlier | undefined): Steps<Weighed> {
   const first = earlier?.paths.length ?? 0;
-  const lengths = new Float64Array(first + documents.length);
-  if (earlier !== undefined) lengths.set(earlier.lengths);
-  const added = new Map<string, { docs: number[]; frequencies: number[] }>();
-  const words = yield* weightedTermsSteps(
-    documents,
-    (doc, terms, length) => {
-      lengths[first + doc] = length;
-      for (const [term, frequency] of terms) {
-        let list = added.get(term);
-        if (list === undefined) added.set(term, (list = { docs: [], frequencies: [] }));
-        list.docs.push(first + doc);
-        list.frequencies.push(frequency);
-      }
-    },
-    earlier?.words.text,
-  );
+  const lengths = {
+    text: new Float64Array(first + documents.length),
+    schema: new Float64Array(first + documents.length),
+  };
+  if (earlier !== undefined) {
+    lengths.text.set(earlier.lengths.text);
+    lengths.schema.set(earlier.lengths.schema);
+  }
+  const added = new Map<string, AddedPostings>();
+  const post = (term: string, doc: number, frequency: number, schemaFrequency: number): void => {
+    let list = added.get(term);
+    if (list === undefined) added.set(term, (list = { docs: [], frequencies: [], schemaFrequencies: [] }));
+    list.docs.push(doc);
+    list.frequencies.push(frequency);
+    list.schemaFrequencies.push(schemaFrequency);
+  };
+  const visit = (doc: number, { text, schema }: WeighedGroups): void => {
+    lengths.text[first + doc] = text.length;
+    lengths.schema[first + doc] = schema.length;
+    for (const [term, frequency] of text.terms) post(term, first + doc, frequency, schema.terms.get(term) ?? 0);
+    for (const [term, frequency] of schema.terms) if (!text.terms.has(term)) post(term, first + doc, 0, frequency);
+  };
+  const words = yield* weightedTermsSteps(documents, visit, earlier?.words.text);
   const documentPaths = documents.map((document) => document.path);
   return {
     paths: earlier === undefined ? documentPaths : [...earlier.paths, ...documentPaths],
@@ -406,6 +448,17 @@ function* weighedSteps(documents: readonly SearchDocument[], earlier: Earlier | 
     lengths,
     words: earlier === undefined ? words : { all: new Set([...earlier.words.all, ...words.all]), text: words.text },
   };
+}
+
+/**
+ * Each document's BM25 length normaliser, 1 - b + b · length / mean length: a document of the mean
+ * length has 1, a longer one more, so its frequencies count for less.
+ */
+function normalisers(lengths: Float64Array, b: number): Float64Array {
+  let total = 0;
+  for (const length of lengths) total += length;
+  const mean = Math.max(total / Math.max(1, lengths.length), 1e-9);
+  return lengths.map((length) => 1 - b + (b * length) / mean);
 }
 
 /** `first` then `second`, in one array of `type`. */
