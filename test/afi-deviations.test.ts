@@ -86,7 +86,15 @@ describe("Match context", () => {
 describe("Search scope", () => {
   test.each([
     ["/.search", []],
-    ["/.search/send an email", ["/.search/send an email/@index.txt", "/.search/send an email/results.json"]],
+    [
+      "/.search/send an email",
+      // Sorted by path: "@index.2.txt" before "@index.txt".
+      [
+        "/.search/send an email/@index.2.txt",
+        "/.search/send an email/@index.txt",
+        "/.search/send an email/results.json",
+      ],
+    ],
     ["/.search/send an email/results.json", ["/.search/send an email/results.json"]],
   ])(
     "opts.path %s answers from the files it holds, on the control file and in the AFI core alike",

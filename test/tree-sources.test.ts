@@ -338,10 +338,27 @@ describe("index files", () => {
       })),
     });
     const lines = text(treeOf(many, []), "/.search/order/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toBe('# search "order": best 4 of 30 (all: results.json)');
+    expect(lines[0]).toBe('# search "order": best 4 of 30 (more: @index.2.txt)');
     expect(lines.slice(1)).toEqual(
       many.search("order", { limit: 4 }).results.map((result) => expect.stringMatching(`^${result.path}\\(`)),
     );
+    // The next page holds the other 26, best first, as the same short lines: the rest for a tenth of results.json.
+    const tree = treeOf(many, []);
+    const more = text(tree, "/.search/order/@index.2.txt").trimEnd().split("\n");
+    expect(more[0]).toBe('# search "order": the other 26 of 30, best first (all: results.json)');
+    expect(more.slice(1)).toEqual(
+      many
+        .search("order", { limit: 30 })
+        .results.slice(4)
+        .map((result) => expect.stringMatching(`^${result.path}\\(`)),
+    );
+    expect(Buffer.byteLength(text(tree, "/.search/order/@index.2.txt"))).toBeLessThan(
+      Buffer.byteLength(text(tree, "/.search/order/results.json")) / 5,
+    );
+    expect(names(tree, "/.search/order").slice(0, 3)).toEqual(["@index.txt", "@index.2.txt", "results.json"]);
+    // A digest that shows every match has no next page.
+    expect(names(tree, "/.search/29")).not.toContain("@index.2.txt");
+    expect(text(tree, "/.search/29/@index.txt")).toMatch(/^# search "29": 1 operation\n/);
   });
 
   test("a query's digest takes at most two of its four from one namespace while others match, and says so (docs/mount.md, Search)", () => {
@@ -356,14 +373,14 @@ describe("index files", () => {
     const ranked = spread.search("news", { limit: 50 }).results.map((result) => result.path);
     expect(ranked.slice(0, 4).every((path) => path.startsWith("news_api."))).toBe(true);
     const lines = text(treeOf(spread, []), "/.search/news/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toBe('# search "news": best 4 of 7, 2 per namespace (all: results.json)');
+    expect(lines[0]).toBe('# search "news": best 4 of 7, 2 per namespace (more: @index.2.txt)');
     const shown = lines.slice(1).map((line) => line.slice(0, line.indexOf("(")));
     expect(shown).toEqual([ranked[0], ranked[1], ...ranked.filter((path) => !path.startsWith("news_api."))]);
     // With one other match only, the next of news_api fills the four, in rank order.
     const one = createCatalog({ revision: "r", operations: [...news, web] });
     const oneRanked = one.search("news", { limit: 50 }).results.map((result) => result.path);
     const oneLines = text(treeOf(one, []), "/.search/news/@index.txt").trimEnd().split("\n");
-    expect(oneLines[0]).toBe('# search "news": best 4 of 6, 2 per namespace (all: results.json)');
+    expect(oneLines[0]).toBe('# search "news": best 4 of 6, 2 per namespace (more: @index.2.txt)');
     expect(oneLines.slice(1).map((line) => line.slice(0, line.indexOf("(")))).toEqual([
       ...oneRanked.slice(0, 3),
       "web.search",
@@ -406,7 +423,7 @@ describe("index files", () => {
     const lines = names(treeOf(crowded, []), "news");
     expect(lines.length - 1).toBeLessThan(4);
     expect(lines.slice(1)).toEqual(ranked.slice(0, lines.length - 1));
-    expect(lines[0]).toBe(`# search "news": best ${lines.length - 1} of 5 (all: results.json)`);
+    expect(lines[0]).toBe(`# search "news": best ${lines.length - 1} of 5 (more: @index.2.txt)`);
   });
 
   test("a bound view's indexes name bound operations only", () => {

@@ -212,7 +212,7 @@ describe("/.search/<query>/", () => {
   test("a query directory's @index.txt shows the best four at most, one index line each, in rank order", () => {
     const expected = catalog.search("send an email", { limit: 4 }).results;
     const lines = text(tree, "/.search/send an email/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^# search "send an email": best 4 of \d+ \(all: results\.json\)$/);
+    expect(lines[0]).toMatch(/^# search "send an email": best 4 of \d+ \(more: @index\.2\.txt\)$/);
     expect(lines.slice(1).map((line) => line.slice(0, line.indexOf("(")))).toEqual(
       expected.map((result) => result.path),
     );

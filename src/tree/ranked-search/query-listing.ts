@@ -1,8 +1,8 @@
 import type { Forage, Summary } from "../../catalog/types.js";
-import { type IndexEntry, indexLine } from "../files/directory-index.js";
+import { INDEX_STEM, type IndexEntry, indexLine } from "../files/directory-index.js";
 import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "../text/index-lines.js";
 import { operationInputs } from "../text/input-names.js";
-import { cutText, plural } from "../text/text-pages.js";
+import { cutText, pageName, plural } from "../text/text-pages.js";
 import { type UnvalidatedSubject, unvalidatedSample } from "../unvalidated/unvalidated-operations.js";
 import { passesOverBest, SEARCH_INDEX_PER_NAMESPACE, spreadOverNamespaces } from "./digest-spread.js";
 import type { LeftOutMatch, LeftOutSearch, UnvalidatedMatch } from "./left-out-search.js";
@@ -23,6 +23,13 @@ export const SEARCH_UNVALIDATED = 10;
 export const SEARCH_DIGEST_BYTES = 1024;
 /** Most characters of the query as the digest's header quotes it. */
 const QUOTED_QUERY_LENGTH = 80;
+/**
+ * The page after the digest: the ranked matches it does not show, best first, as digest lines. At
+ * most SEARCH_DIRECTORY_LIMIT + SEARCH_UNVALIDATED lines of at most an index line's 240 characters, so
+ * it is one page within the index pages' bound, and a tenth of what results.json costs for the same
+ * matches (docs/mount.md, "Search").
+ */
+const MORE_PAGE = pageName(INDEX_STEM, 1);
 
 /** One ranked entry of a /.search/<query>/ directory. */
 export interface RankedEntry {
@@ -106,18 +113,13 @@ function queryIndexPages(
   );
   const chosen = spreadOverNamespaces(ranked);
   const entries: IndexEntry[] = [
-    ...chosen.map(
-      (match): IndexEntry =>
-        "operation" in match
-          ? { kind: "unvalidated", ...match }
-          : { kind: "operation", summary: match, inputs: operationInputs(forage, match.path) },
-    ),
+    ...chosen.map((match) => rankedEntry(forage, match)),
     ...unsupported.map((match): IndexEntry => ({ kind: "unsupported", ...match })),
   ];
   const lines = entries.map((entry) =>
     indexLine(entry, entry.kind === "unsupported" ? { ...DIGEST_LINE, limit: DIGEST_UNSUPPORTED_LENGTH } : DIGEST_LINE),
   );
-  const total = results.length + unvalidated.length;
+  const total = ranked.length;
   // The longest header this query could have: the one finally written is never longer.
   const room = SEARCH_DIGEST_BYTES - Buffer.byteLength(digestHeader(query, Number.MAX_SAFE_INTEGER, 0, true)) - 1;
   let shown = 0;
@@ -126,12 +128,27 @@ function queryIndexPages(
     if (bytes > room) break;
   }
   const operations = entries.slice(0, shown).filter(({ kind }) => kind !== "unsupported").length;
-  return [
-    `${digestHeader(query, total, operations, passesOverBest(chosen, ranked, operations))}\n${lines
-      .slice(0, shown)
-      .map((line) => `${line}\n`)
-      .join("")}`,
-  ];
+  const digest = `${digestHeader(query, total, operations, passesOverBest(chosen, ranked, operations))}\n${lines
+    .slice(0, shown)
+    .map((line) => `${line}\n`)
+    .join("")}`;
+  const inDigest = new Set(chosen.slice(0, operations));
+  const rest = ranked.filter((match) => !inDigest.has(match));
+  return rest.length === 0 ? [digest] : [digest, morePage(forage, query, rest, total)];
+}
+
+/** A ranked match as an index entry: a catalog operation with its inputs, or a not-validated one. */
+function rankedEntry(forage: Forage, match: Summary | UnvalidatedMatch): IndexEntry {
+  return "operation" in match
+    ? { kind: "unvalidated", ...match }
+    : { kind: "operation", summary: match, inputs: operationInputs(forage, match.path) };
+}
+
+/** MORE_PAGE: `# search "QUERY": the other N of M, best first (all: results.json)`, then a digest line each. */
+function morePage(forage: Forage, query: string, rest: readonly (Summary | UnvalidatedMatch)[], total: number): string {
+  const quoted = cutText(JSON.stringify(query), QUOTED_QUERY_LENGTH);
+  const lines = rest.map((match) => `${indexLine(rankedEntry(forage, match), DIGEST_LINE)}\n`);
+  return `# search ${quoted}: the other ${rest.length} of ${total}, best first (all: results.json)\n${lines.join("")}`;
 }
 
 /**
@@ -159,7 +176,7 @@ function bothRanked(
 }
 
 /**
- * `# search "QUERY": best N of M (all: results.json)`: what the file is, and where the rest is; with
+ * `# search "QUERY": best N of M (more: @index.2.txt)`: what the file is, and where the rest is; with
  * `, N per namespace` after M when the namespaces' share passed over some of the best.
  */
 function digestHeader(query: string, total: number, shown: number, spread: boolean): string {
@@ -168,7 +185,7 @@ function digestHeader(query: string, total: number, shown: number, spread: boole
   const counts =
     shown === total
       ? `${total} ${plural(total, "operation")}`
-      : `best ${shown} of ${total}${share} (all: results.json)`;
+      : `best ${shown} of ${total}${share} (more: ${MORE_PAGE})`;
   return `# search ${quoted}: ${counts}`;
 }
 
