@@ -361,6 +361,67 @@ describe("index files", () => {
     expect(text(tree, "/.search/29/@index.txt")).toMatch(/^# search "29": 1 operation\n/);
   });
 
+  test("the matches after the digest split into pages by bytes like every index, none over 16 KiB (docs/mount.md, Search)", () => {
+    // Inputs and descriptions in CJK, three bytes a character: fifty ranked and ten not-validated lines of the digest's width pass one page.
+    const fields = [
+      "注文番号項目一覧表示",
+      "顧客氏名住所電話番号",
+      "配送日時指定希望有無",
+      "支払方法選択区分一覧",
+      "請求書発行宛先名",
+    ];
+    const description = (index: number) => `${"注文".repeat(30)}第${index}号`;
+    const many = createCatalog({
+      revision: "r",
+      operations: Array.from({ length: 50 }, (_, index) => ({
+        path: `s.o${index}`,
+        input: z.object(Object.fromEntries(fields.map((name) => [name, z.string()]))),
+        description: description(index),
+      })),
+    });
+    const unvalidated = Array.from({ length: 10 }, (_, index) => ({
+      segment: `n${index}`,
+      name: `n${index}`,
+      description: description(50 + index),
+      capabilities: [],
+      inputSchema: {
+        type: "object",
+        properties: Object.fromEntries(fields.map((name) => [name, { type: "string", format: "uuid" }])),
+      },
+      reason: "format constraints are not supported",
+    }));
+    const tree = treeOf(many, [source("u", { declared: 10, unvalidated })]);
+    const pages = names(tree, "/.search/注文").filter((name) => name.startsWith("@index"));
+    expect(pages).toEqual(["@index.txt", "@index.2.txt", "@index.3.txt"]);
+    const shown = pages.map((name) => {
+      const page = text(tree, `/.search/注文/${name}`);
+      expect(Buffer.byteLength(page)).toBeLessThanOrEqual(MAX_PAGE_BYTES);
+      return page
+        .split("\n")
+        .filter((line) => !line.startsWith("#") && line !== "")
+        .map((line) => line.replace("[not validated] ", "").split("(")[0] as string);
+    });
+    const rest = 60 - (shown[0] as string[]).length;
+    expect(text(tree, "/.search/注文/@index.2.txt")).toMatch(
+      new RegExp(`^# search "注文": the other ${rest} of 60, best first, page 2 of 3 \\(all: results.json\\)\n`),
+    );
+    expect(text(tree, "/.search/注文/@index.2.txt").trimEnd().split("\n").at(-1)).toBe("# continued in @index.3.txt");
+    expect(text(tree, "/.search/注文/@index.3.txt")).toMatch(
+      `# search "注文": the other ${rest} of 60, best first, page 3 of 3 (`,
+    );
+    // Every match once across the pages; the catalog's own in its order.
+    const all = shown.flat();
+    expect([...all].sort()).toEqual(
+      [
+        ...many.search("注文", { limit: 50 }).results.map(({ path }) => path),
+        ...unvalidated.map(({ segment }) => `u.${segment}`),
+      ].sort(),
+    );
+    expect(all.filter((path) => path.startsWith("s."))).toEqual(
+      many.search("注文", { limit: 50 }).results.map(({ path }) => path),
+    );
+  });
+
   test("a query's digest takes at most two of its four from one namespace while others match, and says so (docs/mount.md, Search)", () => {
     const news = Array.from({ length: 5 }, (_, index) => ({
       path: `news_api.feed_${index}`,

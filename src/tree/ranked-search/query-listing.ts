@@ -2,7 +2,7 @@ import type { Forage, Summary } from "../../catalog/types.js";
 import { INDEX_STEM, type IndexEntry, indexLine } from "../files/directory-index.js";
 import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "../text/index-lines.js";
 import { operationInputs } from "../text/input-names.js";
-import { cutText, pageName, plural } from "../text/text-pages.js";
+import { cutText, pageName, plural, renderPages } from "../text/text-pages.js";
 import { type UnvalidatedSubject, unvalidatedSample } from "../unvalidated/unvalidated-operations.js";
 import { passesOverBest, SEARCH_INDEX_PER_NAMESPACE, spreadOverNamespaces } from "./digest-spread.js";
 import type { LeftOutMatch, LeftOutSearch, UnvalidatedMatch } from "./left-out-search.js";
@@ -24,10 +24,9 @@ export const SEARCH_DIGEST_BYTES = 1024;
 /** Most characters of the query as the digest's header quotes it. */
 const QUOTED_QUERY_LENGTH = 80;
 /**
- * The page after the digest: the ranked matches it does not show, best first, as digest lines. At
- * most SEARCH_DIRECTORY_LIMIT + SEARCH_UNVALIDATED lines of at most an index line's 240 characters, so
- * it is one page within the index pages' bound, and a tenth of what results.json costs for the same
- * matches (docs/mount.md, "Search").
+ * The page after the digest: the ranked matches it does not show, best first, as digest lines, a
+ * tenth of what results.json costs for the same matches (docs/mount.md, "Search"). Usually the only
+ * one: it splits like every index when its lines' bytes pass the pages' bound.
  */
 const MORE_PAGE = pageName(INDEX_STEM, 1);
 
@@ -134,7 +133,7 @@ function queryIndexPages(
     .join("")}`;
   const inDigest = new Set(chosen.slice(0, operations));
   const rest = ranked.filter((match) => !inDigest.has(match));
-  return rest.length === 0 ? [digest] : [digest, morePage(forage, query, rest, total)];
+  return rest.length === 0 ? [digest] : [digest, ...morePages(forage, query, rest, total)];
 }
 
 /** A ranked match as an index entry: a catalog operation with its inputs, or a not-validated one. */
@@ -144,11 +143,27 @@ function rankedEntry(forage: Forage, match: Summary | UnvalidatedMatch): IndexEn
     : { kind: "operation", summary: match, inputs: operationInputs(forage, match.path) };
 }
 
-/** MORE_PAGE: `# search "QUERY": the other N of M, best first (all: results.json)`, then a digest line each. */
-function morePage(forage: Forage, query: string, rest: readonly (Summary | UnvalidatedMatch)[], total: number): string {
+/**
+ * MORE_PAGE and, only if its bytes need them, the pages after it: `# search "QUERY": the other N of M,
+ * best first (all: results.json)`, with `, page P of Q` when there are several, then a digest line each.
+ */
+function morePages(
+  forage: Forage,
+  query: string,
+  rest: readonly (Summary | UnvalidatedMatch)[],
+  total: number,
+): string[] {
   const quoted = cutText(JSON.stringify(query), QUOTED_QUERY_LENGTH);
-  const lines = rest.map((match) => `${indexLine(rankedEntry(forage, match), DIGEST_LINE)}\n`);
-  return `# search ${quoted}: the other ${rest.length} of ${total}, best first (all: results.json)\n${lines.join("")}`;
+  const lines = rest.map((match) => indexLine(rankedEntry(forage, match), DIGEST_LINE));
+  return renderPages(
+    INDEX_STEM,
+    lines,
+    (at) => {
+      const page = at.pages === 2 ? "" : `, page ${at.page + 1} of ${at.pages}`;
+      return `# search ${quoted}: the other ${rest.length} of ${total}, best first${page} (all: results.json)`;
+    },
+    1,
+  );
 }
 
 /**

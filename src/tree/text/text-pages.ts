@@ -28,14 +28,22 @@ export interface PagePosition {
 /**
  * Splits listing lines into pages of at most MAX_PAGE_LINES lines and MAX_PAGE_BYTES bytes,
  * and renders each with `header`; a page followed by another ends by naming it. A listing
- * with no lines still has its one page.
+ * with no lines still has its one page. `firstPage` pages come before these, written by the
+ * caller (a query's digest is page 0 of its index): numbering and names start after them.
  */
-export function renderPages(stem: string, lines: readonly string[], header: (at: PagePosition) => string): string[] {
+export function renderPages(
+  stem: string,
+  lines: readonly string[],
+  header: (at: PagePosition) => string,
+  firstPage = 0,
+): string[] {
   const groups = splitLines(lines);
+  const pages = firstPage + groups.length;
   let first = 1;
-  return groups.map((group, page) => {
-    const next = page + 1 < groups.length ? pageName(stem, page + 1) : undefined;
-    const at = { page, pages: groups.length, first, last: first + group.length - 1, total: lines.length, next };
+  return groups.map((group, index) => {
+    const page = firstPage + index;
+    const next = page + 1 < pages ? pageName(stem, page + 1) : undefined;
+    const at = { page, pages, first, last: first + group.length - 1, total: lines.length, next };
     first += group.length;
     const trailer = next === undefined ? "" : `# continued in ${next}\n`;
     return `${header(at)}\n${group.map((line) => `${line}\n`).join("")}${trailer}`;
