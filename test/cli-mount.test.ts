@@ -194,7 +194,7 @@ describe.skipIf(skip !== undefined)("the foreground mount and npm start", () => 
     await daemon.waitFor(/stop: .*\n/);
     const brief = /^agents: "(.*)"$/m.exec(daemon.output())?.[1];
     expect(brief).toBe(
-      `The tool catalog is the Forage mount at ${mnt}: start with one call that reads ${mnt}/README.md and, for each need, ${mnt}/.search/<need, in an API's words>/@index.txt (the best four tools for it).`,
+      `The tool catalog is the Forage mount at ${mnt}: start with one call that reads ${mnt}/README.md and, for each need, ${mnt}/.search/<need, in an API's words>/@index.txt (its best tools, four at most).`,
     );
     const digest = readFileSync(join(mnt, ".search", "adjust stock", "@index.txt"), "utf8");
     expect(digest).toMatch(/^# search "adjust stock": .*\ninventory\.items\.adjust\(/);

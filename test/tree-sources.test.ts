@@ -422,6 +422,44 @@ describe("index files", () => {
     );
   });
 
+  test("a digest's third and fourth lines show only when scored at least half the best's; the weaker ones wait on @index.2.txt (docs/mount.md, Search)", () => {
+    const weak = createCatalog({
+      revision: "r",
+      operations: [
+        { path: "mail.send_email", input, description: "Send an email message to its recipients." },
+        { path: "crm.send_email", input, description: "Send an email to a contact." },
+        { path: "queue.send", input, description: "Send a message to a queue." },
+        { path: "log.email", input, description: "The log of every email, message and call of a contact." },
+      ],
+    });
+    const ranked = weak.search("send email", { limit: 50 }).results;
+    const best = ranked[0]?.score ?? 0;
+    // What the case needs: four matches, the third and fourth scored under half the best's.
+    expect(ranked.map(({ score }) => score < best / 2)).toEqual([false, false, true, true]);
+    const tree = treeOf(weak, []);
+    const lines = text(tree, "/.search/send email/@index.txt").trimEnd().split("\n");
+    expect(lines[0]).toBe('# search "send email": best 2 of 4 (more: @index.2.txt)');
+    expect(lines.slice(1).map((line) => line.slice(0, line.indexOf("(")))).toEqual(
+      ranked.slice(0, 2).map(({ path }) => path),
+    );
+    const more = text(tree, "/.search/send email/@index.2.txt").trimEnd().split("\n");
+    expect(more.slice(1).map((line) => line.slice(0, line.indexOf("(")))).toEqual(
+      ranked.slice(2).map(({ path }) => path),
+    );
+    // A third as strong as the second shows.
+    const strong = createCatalog({
+      revision: "r",
+      operations: ["mail", "crm", "sms"].map((ns) => ({
+        path: `${ns}.send_email`,
+        input,
+        description: `Send an email by ${ns}.`,
+      })),
+    });
+    expect(text(treeOf(strong, []), "/.search/send email/@index.txt")).toMatch(
+      /^# search "send email": 3 operations\n/,
+    );
+  });
+
   test("a query's digest takes at most two of its four from one namespace while others match, and says so (docs/mount.md, Search)", () => {
     const news = Array.from({ length: 5 }, (_, index) => ({
       path: `news_api.feed_${index}`,

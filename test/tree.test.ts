@@ -210,9 +210,13 @@ describe("/.search/<query>/", () => {
   });
 
   test("a query directory's @index.txt shows the best four at most, one index line each, in rank order", () => {
-    const expected = catalog.search("send an email", { limit: 4 }).results;
+    // After the second, only those scored at least half the best's (docs/mount.md, "Search").
+    const best = catalog.search("send an email", { limit: 4 }).results;
+    const expected = best.filter((result, index) => index < 2 || result.score >= (best[0]?.score ?? 0) / 2);
     const lines = text(tree, "/.search/send an email/@index.txt").trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^# search "send an email": best 4 of \d+ \(more: @index\.2\.txt\)$/);
+    expect(lines[0]).toBe(
+      `# search "send an email": best ${expected.length} of ${catalog.search("send an email", { limit: 50 }).results.length} (more: @index.2.txt)`,
+    );
     expect(lines.slice(1).map((line) => line.slice(0, line.indexOf("(")))).toEqual(
       expected.map((result) => result.path),
     );

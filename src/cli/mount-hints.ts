@@ -39,7 +39,7 @@ export function tryLines(tree: VirtualTree, subtree: string | undefined, mountpo
  * prose to paste, not a shell word.
  */
 export function agentLine(mountpoint: string): string {
-  const search = `${mountpoint}/.search/<need, in an API's words>/@index.txt (the best four tools for it)`;
+  const search = `${mountpoint}/.search/<need, in an API's words>/@index.txt (its best tools, four at most)`;
   return `agents: "The tool catalog is the Forage mount at ${mountpoint}: start with one call that reads ${mountpoint}/README.md and, for each need, ${search}."\n`;
 }
 

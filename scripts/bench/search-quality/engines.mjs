@@ -4,7 +4,7 @@ import { z } from "zod";
 // The core modules directly, not dist/index.js: the entry point also loads every other part of the
 // package, and a half-built one elsewhere must not stop this benchmark.
 import { createCatalog } from "../../../dist/catalog/create-catalog.js";
-import { spreadOverNamespaces } from "../../../dist/tree/ranked-search/digest-spread.js";
+import { digestMatches } from "../../../dist/tree/ranked-search/digest-spread.js";
 import { toolPaths } from "./tool-paths.mjs";
 
 /** How deep both engines are read: Forage returns at most 50 results per search. */
@@ -35,9 +35,9 @@ export function forageEngine(tools) {
     rank(query) {
       return groups(catalog.search(query, { limit: DEPTH }).results);
     },
-    /** The four a mount's `.search/<query>/@index.txt` shows: the best, spread over namespaces (digest-spread.ts). */
+    /** What a mount's `.search/<query>/@index.txt` shows: the best four, spread over namespaces, the weak ones left out (digest-spread.ts). */
     digest(query) {
-      return groups(spreadOverNamespaces(catalog.search(query, { limit: DEPTH }).results));
+      return groups(digestMatches(catalog.search(query, { limit: DEPTH }).results, (result) => result.score));
     },
   };
 }

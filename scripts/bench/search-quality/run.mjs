@@ -45,7 +45,7 @@ for (const set of sets) {
 const percent = (value) => (value * 100).toFixed(2);
 console.log(
   `\nHit: any relevant tool in the top k. MRR: 1/rank of the first relevant tool within the top ${DEPTH}, else 0.` +
-    " Digest: a hit among the four a mount's query digest shows (the best, at most two per namespace while others match).\n",
+    " Digest: a hit among the up to four a mount's query digest shows (the best, at most two per namespace while others match, after the second only those scored at least half the best's).\n",
 );
 console.log("| Set | Engine | Split | Queries | Recall@1 | Recall@4 | Digest | Recall@5 | MRR | ms/query |");
 console.log("|---|---|---|---:|---:|---:|---:|---:|---:|---:|");

@@ -9,7 +9,7 @@ import { SOURCE_FILE, UNSUPPORTED_FILE } from "./source-files.js";
  */
 const QUOTED_LABEL_LENGTH = 64;
 
-const SEARCH_STEP = `1. Search, all needs in one call, in an API's words (lexical, few synonyms); each prints its best 4, less than an index:
+const SEARCH_STEP = `1. Search, all needs in one call, in an API's words (lexical, few synonyms); each prints its best, 4 at most, less than an index:
    \`for q in "send email" "create issue"; do cat ".search/$q/@index.txt"; done\`
 `;
 

@@ -1,8 +1,8 @@
-// Which ranked matches a query's digest shows: the best, spread over namespaces.
+// Which ranked matches a query's digest shows: the best, spread over namespaces, the weak ones left out.
 import { enclosingNamespaceOf } from "../../catalog/operation-path.js";
 
 /**
- * How many operations a query directory's index shows (validated and not-validated ones in one ranking).
+ * How many operations a query directory's index shows at most (validated and not-validated ones in one ranking).
  * Four: shell-only agents chose from the first four lines and never the fifth (docs/mount.md, "Search").
  */
 const SEARCH_INDEX_RANKED = 4;
@@ -12,13 +12,24 @@ const SEARCH_INDEX_RANKED = 4;
  * not, and shell-only agents choose from the digest's four lines (docs/mount.md, "Search").
  */
 export const SEARCH_INDEX_PER_NAMESPACE = 2;
+/**
+ * The digest shows this many of its matches whatever their scores, and further ones only while their
+ * score is at least CLOSE_TO_BEST of the best's: a match scored under half the best's was almost never
+ * what a request wanted, and each line costs an agent bytes in every digest it reads (docs/mount.md, "Search").
+ */
+const SHOWN_WHATEVER_SCORE = 2;
+const CLOSE_TO_BEST = 0.5;
 
 /**
- * The digest's SEARCH_INDEX_RANKED matches, in rank order: the best ones, taking at most
+ * The digest's matches, in rank order: of the best SEARCH_INDEX_RANKED, taking at most
  * SEARCH_INDEX_PER_NAMESPACE from one namespace while matches from other namespaces are left, then the
- * best passed over if room remains.
+ * best passed over if room remains, those after the first SHOWN_WHATEVER_SCORE whose score (`scoreOf`,
+ * one scale for all of `ranked`) is close to the best's.
  */
-export function spreadOverNamespaces<Match extends { readonly path: string }>(ranked: readonly Match[]): Match[] {
+export function digestMatches<Match extends { readonly path: string }>(
+  ranked: readonly Match[],
+  scoreOf: (match: Match) => number,
+): Match[] {
   const taken = new Map<string, number>();
   const chosen = new Set<Match>();
   for (const match of ranked) {
@@ -33,7 +44,10 @@ export function spreadOverNamespaces<Match extends { readonly path: string }>(ra
     if (chosen.size === SEARCH_INDEX_RANKED) break;
     chosen.add(match);
   }
-  return ranked.filter((match) => chosen.has(match));
+  const least = Math.max(0, ...ranked.map(scoreOf)) * CLOSE_TO_BEST;
+  return ranked
+    .filter((match) => chosen.has(match))
+    .filter((match, index) => index < SHOWN_WHATEVER_SCORE || scoreOf(match) >= least);
 }
 
 /**

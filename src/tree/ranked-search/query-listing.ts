@@ -4,7 +4,7 @@ import { DIGEST_LINE, DIGEST_UNSUPPORTED_LENGTH } from "../text/index-lines.js";
 import { operationInputs } from "../text/input-names.js";
 import { cutText, pageName, plural, renderPages } from "../text/text-pages.js";
 import { type UnvalidatedSubject, unvalidatedSample } from "../unvalidated/unvalidated-operations.js";
-import { passesOverBest, SEARCH_INDEX_PER_NAMESPACE, spreadOverNamespaces } from "./digest-spread.js";
+import { digestMatches, passesOverBest, SEARCH_INDEX_PER_NAMESPACE } from "./digest-spread.js";
 import type { LeftOutMatch, LeftOutSearch, UnvalidatedMatch } from "./left-out-search.js";
 
 /** The most results a /.search/<query>/ directory lists. */
@@ -102,15 +102,15 @@ function queryIndexPages(
   unsupported: readonly LeftOutMatch[],
   leftOut: LeftOutSearch,
 ): string[] {
-  const ranked = bothRanked(
-    results,
-    unvalidated,
-    leftOut.catalogScores(
-      query,
-      results.map(({ path }) => path),
-    ),
+  const scores = leftOut.catalogScores(
+    query,
+    results.map(({ path }) => path),
   );
-  const chosen = spreadOverNamespaces(ranked);
+  const ranked = bothRanked(results, unvalidated, scores);
+  // One scale for both: the joint index's, which is the catalog's own when there is nothing not validated.
+  const chosen = digestMatches(ranked, (match) =>
+    "operation" in match ? match.score : (scores.get(match.path) ?? match.score),
+  );
   const entries: IndexEntry[] = [
     ...chosen.map((match) => rankedEntry(forage, match)),
     ...unsupported.map((match): IndexEntry => ({ kind: "unsupported", ...match })),
