@@ -24,11 +24,15 @@ export const SEARCH_DIGEST_BYTES = 1024;
 /** Most characters of the query as the digest's header quotes it. */
 const QUOTED_QUERY_LENGTH = 80;
 /**
- * The page after the digest: the ranked matches it does not show, best first, as digest lines, a
- * tenth of what results.json costs for the same matches (docs/mount.md, "Search"). Usually the only
- * one: it splits like every index when its lines' bytes pass the pages' bound.
+ * The page after the digest: the first of the ranked matches it does not show, best first, as digest
+ * lines, a tenth of what results.json costs for the same matches (docs/mount.md, "Search").
  */
 const MORE_PAGE = pageName(INDEX_STEM, 1);
+/**
+ * Most matches a page after the digest shows: about a kilobyte, two digests' worth. An agent that
+ * wants a few more candidates than the digest shows pays for those, not for all fifty (7 KB).
+ */
+const MORE_PAGE_LINES = 8;
 
 /** One ranked entry of a /.search/<query>/ directory. */
 export interface RankedEntry {
@@ -144,8 +148,9 @@ function rankedEntry(forage: Forage, match: Summary | UnvalidatedMatch): IndexEn
 }
 
 /**
- * MORE_PAGE and, only if its bytes need them, the pages after it: `# search "QUERY": the other N of M,
- * best first (all: results.json)`, with `, page P of Q` when there are several, then a digest line each.
+ * MORE_PAGE and the pages after it, MORE_PAGE_LINES matches each: `# search "QUERY": the other N of
+ * M, best first (all: results.json)`, with `, A–B on page P of Q` when there are several, then a
+ * digest line each.
  */
 function morePages(
   forage: Forage,
@@ -159,10 +164,11 @@ function morePages(
     INDEX_STEM,
     lines,
     (at) => {
-      const page = at.pages === 2 ? "" : `, page ${at.page + 1} of ${at.pages}`;
+      const page = at.pages === 2 ? "" : `, ${at.first}–${at.last} on page ${at.page + 1} of ${at.pages}`;
       return `# search ${quoted}: the other ${rest.length} of ${total}, best first${page} (all: results.json)`;
     },
     1,
+    MORE_PAGE_LINES,
   );
 }
 

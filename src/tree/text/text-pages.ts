@@ -26,18 +26,19 @@ export interface PagePosition {
 }
 
 /**
- * Splits listing lines into pages of at most MAX_PAGE_LINES lines and MAX_PAGE_BYTES bytes,
- * and renders each with `header`; a page followed by another ends by naming it. A listing
- * with no lines still has its one page. `firstPage` pages come before these, written by the
- * caller (a query's digest is page 0 of its index): numbering and names start after them.
+ * Splits listing lines into pages of at most `linesPerPage` (up to MAX_PAGE_LINES) lines and
+ * MAX_PAGE_BYTES bytes, and renders each with `header`; a page followed by another ends by naming
+ * it. A listing with no lines still has its one page. `firstPage` pages come before these, written
+ * by the caller (a query's digest is page 0 of its index): numbering and names start after them.
  */
 export function renderPages(
   stem: string,
   lines: readonly string[],
   header: (at: PagePosition) => string,
   firstPage = 0,
+  linesPerPage = MAX_PAGE_LINES,
 ): string[] {
-  const groups = splitLines(lines);
+  const groups = splitLines(lines, Math.min(linesPerPage, MAX_PAGE_LINES));
   const pages = firstPage + groups.length;
   let first = 1;
   return groups.map((group, index) => {
@@ -50,13 +51,13 @@ export function renderPages(
   });
 }
 
-function splitLines(lines: readonly string[]): string[][] {
+function splitLines(lines: readonly string[], linesPerPage: number): string[][] {
   const groups: string[][] = [[]];
   let bytes = 0;
   for (const line of lines) {
     const size = Buffer.byteLength(line) + 1;
     let group = groups[groups.length - 1] as string[];
-    if (group.length === MAX_PAGE_LINES || (group.length > 0 && bytes + size > MAX_PAGE_BYTES - FRAME_BYTES)) {
+    if (group.length === linesPerPage || (group.length > 0 && bytes + size > MAX_PAGE_BYTES - FRAME_BYTES)) {
       group = [];
       groups.push(group);
       bytes = 0;
