@@ -370,7 +370,8 @@ describe("index files", () => {
   });
 
   test("the matches after the digest come eight a page through the one paging of every index, none over 16 KiB (docs/mount.md, Search)", () => {
-    // Inputs and descriptions in CJK, three bytes a character: fifty ranked and ten not-validated lines of the digest's width pass one page.
+    // Inputs and descriptions in CJK, three bytes a character: lines as wide in bytes as a digest's get, fifty
+    // ranked and ten not-validated, so the pages' line bound and their 16 KiB bound are both checked.
     const fields = [
       "注文番号項目一覧表示",
       "顧客氏名住所電話番号",

@@ -200,9 +200,8 @@ export class SearchIndex {
   static *#scoredSteps(weighed: Weighed): Steps<SearchIndex> {
     const { before, added, lengths } = weighed;
     const count = lengths.text.length;
-    const textNorms = normalisers(lengths.text, B);
-    const textNormsOfActions = normalisers(lengths.text, 0);
-    const schemaNorms = normalisers(lengths.schema, B);
+    const textNorms = normalisers(lengths.text);
+    const schemaNorms = normalisers(lengths.schema);
     const postings = new Map<string, Postings>();
     const score = (
       term: string,
@@ -213,10 +212,10 @@ export class SearchIndex {
       const idf = Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5));
       const scores = new Float32Array(docs.length);
       // An action is evidence, not text: its weight does not shrink in a long document (rest-actions.ts).
-      const norms = isActionTerm(term) ? textNormsOfActions : textNorms;
+      const action = isActionTerm(term);
       docs.forEach((doc, index) => {
         const tf =
-          (frequencies[index] as number) / (norms[doc] as number) +
+          (frequencies[index] as number) / (action ? 1 : (textNorms[doc] as number)) +
           (schemaFrequencies[index] as number) / (schemaNorms[doc] as number);
         scores[index] = (idf * tf * (K1 + 1)) / (tf + K1);
       });
@@ -451,14 +450,14 @@ function* weighedSteps(documents: readonly SearchDocument[], earlier: Earlier | 
 }
 
 /**
- * Each document's BM25 length normaliser, 1 - b + b · length / mean length: a document of the mean
+ * Each document's BM25 length normaliser, 1 - B + B · length / mean length: a document of the mean
  * length has 1, a longer one more, so its frequencies count for less.
  */
-function normalisers(lengths: Float64Array, b: number): Float64Array {
+function normalisers(lengths: Float64Array): Float64Array {
   let total = 0;
   for (const length of lengths) total += length;
   const mean = Math.max(total / Math.max(1, lengths.length), 1e-9);
-  return lengths.map((length) => 1 - b + (b * length) / mean);
+  return lengths.map((length) => 1 - B + (B * length) / mean);
 }
 
 /** `first` then `second`, in one array of `type`. */

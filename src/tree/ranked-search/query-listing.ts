@@ -158,7 +158,7 @@ function morePages(
   rest: readonly (Summary | UnvalidatedMatch)[],
   total: number,
 ): string[] {
-  const quoted = cutText(JSON.stringify(query), QUOTED_QUERY_LENGTH);
+  const quoted = quotedQuery(query);
   const lines = rest.map((match) => indexLine(rankedEntry(forage, match), DIGEST_LINE));
   return renderPages(
     INDEX_STEM,
@@ -201,13 +201,18 @@ function bothRanked(
  * `, N per namespace` after M when the namespaces' share passed over some of the best.
  */
 function digestHeader(query: string, total: number, shown: number, spread: boolean): string {
-  const quoted = cutText(JSON.stringify(query), QUOTED_QUERY_LENGTH);
+  const quoted = quotedQuery(query);
   const share = spread ? `, ${SEARCH_INDEX_PER_NAMESPACE} per namespace` : "";
   const counts =
     shown === total
       ? `${total} ${plural(total, "operation")}`
       : `best ${shown} of ${total}${share} (more: ${MORE_PAGE})`;
   return `# search ${quoted}: ${counts}`;
+}
+
+/** The query as the headers of its directory's pages quote it: JSON-quoted, cut to QUOTED_QUERY_LENGTH. */
+function quotedQuery(query: string): string {
+  return cutText(JSON.stringify(query), QUOTED_QUERY_LENGTH);
 }
 
 function unsupportedResult({ namespace, operation }: LeftOutMatch) {
